@@ -92,6 +92,8 @@ class DType:
         """The numpy scalar type of this dtype (``object`` for strings)."""
         if self._numpy is None:
             return object
+        if self._numpy.names:  # quantized: TF hands out the structured dtype itself
+            return self._numpy
         return self._numpy.type
 
     @property

@@ -1,0 +1,1 @@
+"""Compatibility faces: ``graph.compat.v1`` mirrors ``tensorflow.compat.v1``."""

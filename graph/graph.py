@@ -1,0 +1,898 @@
+"""Graph, Operation and Tensor: the static dataflow graph of TensorFlow 1.x graph mode.
+
+A Graph owns its operations (kept in creation order; ``nx_graph`` gives them as a
+networkx DiGraph whose edges are data and control dependencies, built on demand so that
+``import graph`` stays fast), the name scopes and TensorFlow's name
+uniquification, the device, colocation and control-dependency stacks applied to each
+new op, collections, the graph-level random seed, and the default-graph stack.
+Building a graph computes nothing; values live in a Session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from typing import Any, Callable, Iterable
+
+from graph import dtypes as dtypes_lib
+from graph import kernels
+from graph.shapes import TensorShape, as_shape
+
+__all__ = [
+    "Graph", "Operation", "Tensor", "GraphKeys", "get_default_graph", "reset_default_graph",
+    "convert_to_tensor", "register_tensor_conversion_function", "name_scope", "control_dependencies",
+    "device", "colocate_with", "add_to_collection", "add_to_collections", "get_collection",
+    "get_collection_ref", "get_seed", "set_random_seed", "get_name_scope", "name_from_scope_name",
+    "is_tensor", "DEFAULT_GRAPH_SEED",
+]
+
+# Name validity, from tensorflow/python/framework/ops.py.
+_VALID_OP_NAME_REGEX = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME_REGEX = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+# random_seed.py: the graph seed used when only an op seed is given.
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2**31 - 1
+
+
+class GraphKeys:
+    """Standard names for graph collections (TensorFlow's GraphKeys)."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    METRIC_VARIABLES = "metric_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+    VARIABLES = GLOBAL_VARIABLES  # deprecated alias kept by TF1
+    _VARIABLE_COLLECTIONS = [
+        GLOBAL_VARIABLES, LOCAL_VARIABLES, METRIC_VARIABLES, MODEL_VARIABLES,
+        TRAINABLE_VARIABLES, MOVING_AVERAGE_VARIABLES, CONCATENATED_VARIABLES,
+        TRAINABLE_RESOURCE_VARIABLES,
+    ]
+
+
+def name_from_scope_name(name: str) -> str:
+    """Strips the trailing '/' of a scope name: 'a/b/' -> 'a/b'."""
+    return name[:-1] if (name and name[-1] == "/") else name
+
+
+class Tensor:
+    """A symbolic handle to one output of an Operation, named '<op name>:<index>'."""
+
+    __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_consumers", "__weakref__")
+    # With v2 behaviour disabled, == and != compare identity (TF1 graph mode).
+    __array_priority__ = 100
+
+    def __init__(self, op: "Operation", value_index: int, dtype, shape=None):
+        self._op = op
+        self._value_index = value_index
+        self._dtype = dtypes_lib.as_dtype(dtype)
+        self._shape = as_shape(shape) if shape is not None else TensorShape(None)
+        self._consumers: list[Operation] = []
+
+    @property
+    def op(self) -> "Operation":
+        """The Operation that produces this tensor."""
+        return self._op
+
+    @property
+    def value_index(self) -> int:
+        """The index of this tensor among its op's outputs."""
+        return self._value_index
+
+    @property
+    def dtype(self) -> dtypes_lib.DType:
+        """The element type."""
+        return self._dtype
+
+    @property
+    def graph(self) -> "Graph":
+        """The Graph that contains this tensor."""
+        return self._op.graph
+
+    @property
+    def name(self) -> str:
+        """'<op name>:<output index>'."""
+        return f"{self._op.name}:{self._value_index}"
+
+    @property
+    def device(self) -> str:
+        """The device of the op producing this tensor."""
+        return self._op.device
+
+    @property
+    def shape(self) -> TensorShape:
+        """The static shape, possibly partially known."""
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        """The static shape (TF1 spelling)."""
+        return self._shape
+
+    def set_shape(self, shape) -> None:
+        """Refines the static shape.
+
+        Raises:
+            ValueError: if ``shape`` is not compatible with the current shape.
+        """
+        self._shape = self._shape.merge_with(as_shape(shape))
+
+    def consumers(self) -> list["Operation"]:
+        """The ops that use this tensor as a data input."""
+        return list(self._consumers)
+
+    def eval(self, feed_dict=None, session=None):
+        """Runs the graph up to this tensor in ``session`` (default: the default session)."""
+        from graph import session as session_lib
+        return session_lib._run_using_default_session(self, feed_dict, self.graph, session)
+
+    def _as_node_def_input(self) -> str:
+        """The input string a NodeDef uses: 'op' for output 0, else 'op:i'."""
+        return self._op.name if self._value_index == 0 else f"{self._op.name}:{self._value_index}"
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __bool__(self):
+        raise TypeError(
+            "Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not None:` instead of "
+            "`if t:` to test if a tensor is defined, and use TensorFlow ops such as tf.cond to execute "
+            "subgraphs conditioned on the value of a tensor.")
+
+    def __iter__(self):
+        shape = self._shape
+        if shape.ndims is None or shape.ndims == 0 or shape[0].value is None:
+            raise TypeError("Tensor objects are only iterable when eager execution is enabled. "
+                            "To iterate over this tensor use tf.map_fn.")
+        for index in range(shape[0].value):
+            yield self[index]
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for symbolic Tensors. ({self.name}) "
+                        "Please call `x.shape` rather than `len(x)` for shape information.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic Tensor ({self.name}) to a numpy array. This error may indicate "
+            "that you're trying to pass a Tensor to a NumPy call, which is not supported.")
+
+    @classmethod
+    def _override_operator(cls, operator: str, func: Callable) -> None:
+        """Installs ``func`` as ``Tensor.<operator>``; ops modules use this for + - * / @ etc."""
+        setattr(cls, operator, func)
+
+
+def is_tensor(value) -> bool:
+    """True if ``value`` is a graph Tensor."""
+    return isinstance(value, Tensor)
+
+
+class Operation:
+    """A node of the graph: a named op of a TensorFlow op type with inputs, attrs and outputs."""
+
+    __slots__ = ("_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
+                 "_device", "_id", "_control_outputs", "_original_op", "__weakref__")
+
+    def __init__(self, graph: "Graph", name: str, op_type: str, inputs: list[Tensor],
+                 control_inputs: list["Operation"], attrs: dict[str, Any], op_id: int):
+        self._graph = graph
+        self._name = name
+        self._type = op_type
+        self._inputs = list(inputs)
+        self._control_inputs = list(control_inputs)
+        self._attrs = dict(attrs)
+        self._device = ""
+        self._id = op_id
+        self._outputs: list[Tensor] = []
+        self._control_outputs: list[Operation] = []
+        self._original_op = None
+
+    @property
+    def name(self) -> str:
+        """The op's unique name in its graph."""
+        return self._name
+
+    @property
+    def type(self) -> str:
+        """TensorFlow's op type, e.g. 'VariableV2', 'Assign', 'Const'."""
+        return self._type
+
+    @property
+    def graph(self) -> "Graph":
+        """The Graph that contains this op."""
+        return self._graph
+
+    @property
+    def inputs(self) -> tuple[Tensor, ...]:
+        """The data inputs, in order."""
+        return tuple(self._inputs)
+
+    @property
+    def control_inputs(self) -> list["Operation"]:
+        """The ops that must run before this one."""
+        return list(self._control_inputs)
+
+    @property
+    def outputs(self) -> list[Tensor]:
+        """The output tensors."""
+        return list(self._outputs)
+
+    def values(self) -> tuple[Tensor, ...]:
+        """The output tensors (TF1 spelling)."""
+        return tuple(self._outputs)
+
+    @property
+    def device(self) -> str:
+        """The canonical device string assigned at construction ('' if none)."""
+        return self._device
+
+    @property
+    def node_def(self):
+        """This op as a NodeDef message (see graph.graph_def)."""
+        from graph import graph_def
+        return graph_def.node_def_of(self)
+
+    @property
+    def op_def(self):
+        return kernels.lookup(self._type)
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        """A copy of the op's attributes as Python values."""
+        return dict(self._attrs)
+
+    def get_attr(self, name: str):
+        """Returns the value of attribute ``name``.
+
+        Raises:
+            ValueError: if the op has no such attribute (TensorFlow's wording).
+        """
+        if name not in self._attrs:
+            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.")
+        return self._attrs[name]
+
+    def _set_attr(self, name: str, value) -> None:
+        self._attrs[name] = value
+
+    def _set_device(self, device) -> None:
+        from graph import device as device_lib
+        self._device = device_lib.canonical_name(device)
+
+    def _set_device_from_string(self, device_string: str) -> None:
+        self._device = device_string
+
+    def colocation_groups(self) -> list[bytes]:
+        """The 'loc:@name' groups this op is colocated with (itself if none)."""
+        groups = self._attrs.get("_class")
+        if groups:
+            return [g for g in groups if g.startswith(b"loc:@")]
+        return [b"loc:@" + self._name.encode()]
+
+    def _add_control_input(self, op: "Operation") -> None:
+        if op not in self._control_inputs:
+            self._control_inputs.append(op)
+            op._control_outputs.append(self)
+            self._graph._changed()
+
+    def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
+        for op in ops:
+            self._add_control_input(op)
+
+    def run(self, feed_dict=None, session=None) -> None:
+        """Runs this op in ``session`` (default: the default session)."""
+        from graph import session as session_lib
+        session_lib._run_using_default_session(self, feed_dict, self._graph, session)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    def __str__(self) -> str:
+        lines = [f'name: "{self._name}"', f'op: "{self._type}"']
+        lines += [f'input: "{t._as_node_def_input()}"' for t in self._inputs]
+        lines += [f'input: "^{op._name}"' for op in self._control_inputs]
+        if self._device:
+            lines.append(f'device: "{self._device}"')
+        return "\n".join(lines) + "\n"
+
+
+class _ControlDependenciesController:
+    """One `control_dependencies` context: its control ops and the ops created inside it."""
+
+    def __init__(self, control_inputs: list[Operation] | None):
+        self.control_inputs = control_inputs or []
+        self.new_stack = control_inputs is None
+        self.seen: set[int] = set()
+
+    def op_in_group(self, op: Operation) -> bool:
+        return id(op) in self.seen
+
+
+class Graph:
+    """A TensorFlow 1.x computation graph: operations, names, devices, collections and seeds."""
+
+    def __init__(self):
+        self._nx = None  # (version, networkx.DiGraph) built on demand
+        self._ops_by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._name_stack = ""
+        self._device_stack: list = []
+        self._colocation_stack: list[Operation] = []
+        self._control_dependencies_stack: list[_ControlDependenciesController] = []
+        self._collections: dict[str, list] = {}
+        self._seed = None
+        self._finalized = False
+        self._last_id = 0
+        self._version = 0  # bumped on every structural change; sessions key their plan cache on it
+        self._unfeedable: set[int] = set()
+        self._unfetchable: set[int] = set()
+        self._lock = threading.RLock()
+
+    # ----------------------------------------------------------------- structure
+    @property
+    def version(self) -> int:
+        """The id of the last op created (TensorFlow's Graph.version)."""
+        return self._last_id
+
+    @property
+    def finalized(self) -> bool:
+        """True once `finalize()` was called: no more ops may be added."""
+        return self._finalized
+
+    def finalize(self) -> None:
+        """Makes this graph read-only."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self) -> None:
+        self._finalized = False
+
+    def _check_not_finalized(self) -> None:
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+
+    def _changed(self) -> None:
+        self._version += 1
+
+    @property
+    def nx_graph(self):
+        """The dependency graph as a networkx DiGraph: op names as nodes (attribute ``op``), an
+        edge producer -> consumer (attribute ``control=True`` for control dependencies)."""
+        if self._nx is None or self._nx[0] != self._version:
+            import networkx as nx
+            digraph = nx.DiGraph()
+            for op in self._ops_by_name.values():
+                digraph.add_node(op._name, op=op)
+                for tensor in op._inputs:
+                    digraph.add_edge(tensor._op._name, op._name, control=False)
+                for control in op._control_inputs:
+                    digraph.add_edge(control._name, op._name, control=True)
+            self._nx = (self._version, digraph)
+        return self._nx[1]
+
+    def get_operations(self) -> list[Operation]:
+        """All ops, in creation order."""
+        return list(self._ops_by_name.values())
+
+    def _get_operation_or_none(self, name: str) -> Operation | None:
+        return self._ops_by_name.get(name)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The op called ``name``.
+
+        Raises:
+            KeyError: if there is no such op.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
+        return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor called ``name`` ('op:index').
+
+        Raises:
+            KeyError, ValueError: with TensorFlow's messages.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        return self.as_graph_element(name, allow_tensor=True, allow_operation=False)
+
+    def as_graph_element(self, obj, allow_tensor: bool = True, allow_operation: bool = True):
+        """Resolves a Tensor, Operation, object with `_as_graph_element` or name in this graph."""
+        types_str = " or ".join(
+            t for t, allowed in (("Tensor", allow_tensor), ("Operation", allow_operation)) if allowed)
+        if allow_tensor and hasattr(obj, "_as_graph_element") and not isinstance(obj, (Tensor, Operation)):
+            obj = obj._as_graph_element()
+        if isinstance(obj, str):
+            name = obj
+            if ":" in name and allow_tensor:
+                op_name, _, index = name.partition(":")
+                try:
+                    out_n = int(index)
+                except ValueError as error:
+                    raise ValueError(
+                        f"The name {name!r} looks a like a Tensor name, but is not a valid one. "
+                        "Tensor names must be of the form \"<op_name>:<output_index>\".") from error
+                op = self._ops_by_name.get(op_name)
+                if op is None:
+                    raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                                   f"The operation, {op_name!r}, does not exist in the graph.")
+                if not 0 <= out_n < len(op._outputs):
+                    raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
+                                   f"{op_name!r}, exists but only has {len(op._outputs)} outputs.")
+                return op._outputs[out_n]
+            if ":" in name and not allow_tensor:
+                raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a {types_str}.")
+            if ":" not in name and allow_operation:
+                op = self._ops_by_name.get(name)
+                if op is None:
+                    raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+                return op
+            if name in self._ops_by_name:
+                raise ValueError(
+                    f"The name {name!r} refers to an Operation, not a {types_str}. Tensor names must be of the "
+                    "form \"<op_name>:<output_index>\".")
+            raise ValueError(
+                f"The name {name!r} looks like an (invalid) Operation name, not a {types_str}. Tensor names "
+                "must be of the form \"<op_name>:<output_index>\".")
+        if isinstance(obj, Tensor) and allow_tensor:
+            if obj.graph is not self:
+                raise ValueError(f"Tensor {obj} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj.graph is not self:
+                raise ValueError(f"Operation {obj} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {types_str}.")
+
+    # ----------------------------------------------------------------- op creation
+    def create_op(self, op_type: str, inputs: Iterable[Tensor] = (), dtypes=None, input_types=None,
+                  name: str | None = None, attrs: dict[str, Any] | None = None, op_def=None,
+                  compute_shapes: bool = True, compute_device: bool = True, shapes=None,
+                  control_inputs: Iterable[Operation] = ()) -> Operation:
+        """Adds an op of type ``op_type`` and returns it.
+
+        ``dtypes``/``shapes`` give the outputs; when ``dtypes`` is None the kernel
+        registry's shape function infers them.  ``name`` ending in '/' is used as is
+        (a scope name); otherwise it is made unique under the current name scope.
+        """
+        del input_types, op_def, compute_shapes  # accepted for TF1 signature compatibility
+        self._check_not_finalized()
+        inputs = list(inputs)
+        for index, tensor in enumerate(inputs):
+            if not isinstance(tensor, Tensor):
+                raise TypeError(f"Input #{index} of op {op_type!r} must be a Tensor, got {type(tensor).__name__}.")
+            if tensor.graph is not self:
+                raise ValueError(f"Tensor {tensor} must be from the same graph as the op being created "
+                                 f"({op_type} in {self!r}).")
+        if not name:
+            name = op_type
+        if name[-1] == "/":
+            name = name_from_scope_name(name)
+        else:
+            name = self.unique_name(name)
+        if not _VALID_OP_NAME_REGEX.match(name):
+            raise ValueError(f"'{name}' is not a valid node name. Accepted names conform to Regex "
+                             f"/{_VALID_OP_NAME_REGEX.pattern}/")
+        if name in self._ops_by_name:
+            raise ValueError(f"Duplicate node name in graph: '{name}'")
+        with self._lock:
+            self._last_id += 1
+            input_ops = [t.op for t in inputs]
+            controls = self._control_dependencies_for_inputs(input_ops)
+            for op in control_inputs:
+                op = op if isinstance(op, Operation) else self.as_graph_element(op).op
+                if op not in controls:
+                    controls.append(op)
+            op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
+            if dtypes is None:
+                outputs = kernels.infer_outputs(op)
+            else:
+                shapes = shapes if shapes is not None else [None] * len(dtypes)
+                outputs = list(zip(dtypes, shapes))
+            op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(outputs)]
+            self._add_op(op, compute_device)
+        return op
+
+    def _add_op(self, op: Operation, compute_device: bool = True) -> None:
+        if compute_device and self._device_stack:
+            from graph import device as device_lib
+            device_lib.apply_device_stack(op, self._device_stack)
+        if self._colocation_stack:
+            groups: set[bytes] = set()
+            device_set = False
+            for colocation_op in reversed(self._colocation_stack):
+                groups.update(colocation_op.colocation_groups())
+                if colocation_op.device and not device_set:
+                    op._device = colocation_op.device
+                    device_set = True
+            op._attrs["_class"] = sorted(groups)
+        self._ops_by_name[op._name] = op
+        for tensor in op._inputs:
+            tensor._consumers.append(op)
+        for control in op._control_inputs:
+            control._control_outputs.append(op)
+        for controller in self._control_dependencies_stack:
+            controller.seen.add(id(op))
+        self._changed()
+
+    # ----------------------------------------------------------------- names
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """Returns ``name`` under the current scope, with '_N' added if already used (as TF)."""
+        if self._name_stack:
+            name = self._name_stack + "/" + name
+        name_key = name.lower()  # TF compares names case-insensitively for uniquification
+        i = self._names_in_use.get(name_key, 0)
+        if mark_as_used:
+            self._names_in_use[name_key] = i + 1
+        if i > 0:
+            base_name_key = name_key
+            while name_key in self._names_in_use:
+                name_key = f"{base_name_key}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[name_key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    def get_name_scope(self) -> str:
+        """The current name scope, without a trailing '/'."""
+        return self._name_stack
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str | None):
+        """Opens a name scope; yields the scope string ending in '/' (or '' for the root)."""
+        if name:
+            if isinstance(name, bytes):
+                name = name.decode()
+            regex = _VALID_SCOPE_NAME_REGEX if self._name_stack else _VALID_OP_NAME_REGEX
+            if not regex.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+        old_stack = self._name_stack
+        if not name:
+            new_stack, returned = "", ""
+        elif name[-1] == "/":
+            new_stack, returned = name_from_scope_name(name), name
+        else:
+            new_stack = self.unique_name(name)
+            returned = new_stack + "/"
+        self._name_stack = new_stack
+        try:
+            yield returned
+        finally:
+            self._name_stack = old_stack
+
+    # ----------------------------------------------------------------- devices
+    @contextlib.contextmanager
+    def device(self, device_name_or_function):
+        """Places ops created inside on a device (string, DeviceSpec, function or None)."""
+        from graph import device as device_lib
+        self._device_stack.append(device_lib.UserDeviceSpec(device_name_or_function))
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing: bool = False):
+        """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
+        inside are ignored, as in TensorFlow."""
+        if op is not None and not isinstance(op, Operation):
+            op = convert_to_tensor(op, as_ref=True).op if not hasattr(op, "op") else op.op
+        saved_colocation = self._colocation_stack
+        if ignore_existing:
+            self._colocation_stack = []
+        if op is not None:
+            self._colocation_stack = self._colocation_stack + [op]
+        saved_devices = self._device_stack
+        self._device_stack = []
+        try:
+            yield
+        finally:
+            self._device_stack = saved_devices
+            self._colocation_stack = saved_colocation
+
+    # ----------------------------------------------------------------- control dependencies
+    def _control_dependencies_for_inputs(self, input_ops: list[Operation]) -> list[Operation]:
+        controls: list[Operation] = []
+        for controller in self._control_dependencies_stack:
+            if any(controller.op_in_group(op) for op in input_ops):
+                continue  # an input already carries these dependencies
+            for control in controller.control_inputs:
+                if control not in input_ops and control not in controls:
+                    controls.append(control)
+        return controls
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Makes ops created inside run after ``control_inputs`` (ops, tensors or variables);
+        ``None`` clears the enclosing dependencies."""
+        if control_inputs is None:
+            saved = self._control_dependencies_stack
+            self._control_dependencies_stack = []
+            controller = _ControlDependenciesController(None)
+            self._control_dependencies_stack.append(controller)
+            try:
+                yield
+            finally:
+                self._control_dependencies_stack = saved
+            return
+        ops = []
+        for item in control_inputs:
+            if hasattr(item, "_as_graph_element") and not isinstance(item, (Tensor, Operation)):
+                item = item._as_graph_element()
+            if isinstance(item, Tensor):
+                item = item.op
+            if not isinstance(item, Operation):
+                raise TypeError(f"Control input must be Operation or Tensor: {item!r}")
+            if item.graph is not self:
+                raise ValueError(f"Control input {item!r} is not an element of this graph.")
+            if item not in ops:
+                ops.append(item)
+        controller = _ControlDependenciesController(ops)
+        self._control_dependencies_stack.append(controller)
+        try:
+            yield
+        finally:
+            self._control_dependencies_stack.remove(controller)
+
+    # ----------------------------------------------------------------- collections
+    def add_to_collection(self, name: str, value) -> None:
+        """Appends ``value`` to the collection ``name``."""
+        self._check_not_finalized()
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value) -> None:
+        """Appends ``value`` to each collection in ``names`` (once per distinct name)."""
+        names = (names,) if isinstance(names, str) else set(names)
+        for name in names:
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, name: str) -> list:
+        """The collection list itself (mutations are visible)."""
+        self._check_not_finalized() if name not in self._collections else None
+        return self._collections.setdefault(name, [])
+
+    def get_collection(self, name: str, scope: str | None = None) -> list:
+        """A copy of the collection, filtered to items whose name matches ``scope`` (re.match)."""
+        items = self._collections.get(name)
+        if items is None:
+            return []
+        if scope is None:
+            return list(items)
+        pattern = re.compile(scope)
+        return [item for item in items if hasattr(item, "name") and pattern.match(item.name)]
+
+    def get_all_collection_keys(self) -> list[str]:
+        """Names of the non-empty collections."""
+        return [key for key, items in self._collections.items() if items]
+
+    def clear_collection(self, name: str) -> None:
+        """Removes the collection ``name``."""
+        self._check_not_finalized()
+        self._collections.pop(name, None)
+
+    # ----------------------------------------------------------------- seeds, feeding
+    @property
+    def seed(self):
+        """The graph-level random seed, or None."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed) -> None:
+        self._seed = seed
+
+    def prevent_feeding(self, tensor: Tensor) -> None:
+        self._unfeedable.add(id(tensor))
+
+    def is_feedable(self, tensor: Tensor) -> bool:
+        return id(tensor) not in self._unfeedable
+
+    def prevent_fetching(self, op: Operation) -> None:
+        self._unfetchable.add(id(op))
+
+    def is_fetchable(self, tensor_or_op) -> bool:
+        op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
+        return id(op) not in self._unfetchable
+
+    # ----------------------------------------------------------------- default graph
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this graph the default graph inside the context."""
+        _graph_stack.stack.append(self)
+        try:
+            yield self
+        finally:
+            _graph_stack.stack.pop()
+
+    def __repr__(self) -> str:
+        return f"<graph.Graph object at {id(self):#x}>"
+
+
+class _GraphStack(threading.local):
+    def __init__(self):
+        self.stack: list[Graph] = []
+
+
+_graph_stack = _GraphStack()
+_global_default_graph: list[Graph] = []
+
+
+def get_default_graph() -> Graph:
+    """The innermost graph of `as_default()` contexts, or the global default graph."""
+    if _graph_stack.stack:
+        return _graph_stack.stack[-1]
+    if not _global_default_graph:
+        _global_default_graph.append(Graph())
+    return _global_default_graph[0]
+
+
+def reset_default_graph() -> None:
+    """Replaces the global default graph with a new empty one.
+
+    Raises:
+        AssertionError: inside a `Graph.as_default()` context, as TensorFlow does.
+    """
+    if _graph_stack.stack:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
+                             "cleared graph, exit the nesting and create a new graph.")
+    _global_default_graph.clear()
+    from graph import session as session_lib
+    session_lib._clear_default_session_stack()
+
+
+def _graph_of(values) -> Graph:
+    """The graph of the first Tensor/Operation-like value, else the default graph."""
+    for value in values or ():
+        graph = getattr(value, "graph", None)
+        if isinstance(graph, Graph):
+            return graph
+    return get_default_graph()
+
+
+@contextlib.contextmanager
+def name_scope(name, default_name=None, values=None):
+    """TF1 `tf.name_scope(name, default_name, values)`: a unique scope in the graph of ``values``."""
+    name = default_name if name is None else name
+    graph = _graph_of(values)
+    with graph.as_default(), graph.name_scope(name) as scope:
+        yield scope
+
+
+def get_name_scope() -> str:
+    return get_default_graph().get_name_scope()
+
+
+def control_dependencies(control_inputs):
+    """`Graph.control_dependencies` on the default graph."""
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def device(device_name_or_function):
+    """`Graph.device` on the default graph."""
+    return get_default_graph().device(device_name_or_function)
+
+
+def colocate_with(op, ignore_existing: bool = False):
+    """`Graph.colocate_with` on the default graph."""
+    return get_default_graph().colocate_with(op, ignore_existing)
+
+
+def add_to_collection(name: str, value) -> None:
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value) -> None:
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(name: str, scope: str | None = None) -> list:
+    return get_default_graph().get_collection(name, scope)
+
+
+def get_collection_ref(name: str) -> list:
+    return get_default_graph().get_collection_ref(name)
+
+
+def set_random_seed(seed) -> None:
+    """Sets the default graph's random seed."""
+    get_default_graph().seed = seed
+
+
+def get_seed(op_seed):
+    """The (graph seed, op seed) pair a random op uses, by TensorFlow's rules (random_seed.get_seed)."""
+    graph = get_default_graph()
+    global_seed = graph.seed
+    if global_seed is not None:
+        if op_seed is None:
+            op_seed = graph._last_id  # TF uses the id of the last op created
+        seeds = (int(global_seed), int(op_seed))
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+    else:
+        seeds = (None, None)
+    if seeds == (0, 0):  # (0, 0) would mean "nondeterministic" to the kernels
+        seeds = (0, _MAXINT32)
+    return seeds
+
+
+# ----------------------------------------------------------------- conversion to tensors
+_conversion_functions: list[tuple[int, type | tuple, Callable]] = []
+
+
+def register_tensor_conversion_function(base_type, conversion_func: Callable, priority: int = 100) -> None:
+    """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False) -> Tensor`` for
+    values of ``base_type``; lower priority runs first."""
+    _conversion_functions.append((priority, base_type, conversion_func))
+    _conversion_functions.sort(key=lambda entry: entry[0])
+
+
+def convert_to_tensor(value, dtype=None, name: str | None = None, preferred_dtype=None,
+                      as_ref: bool = False) -> Tensor:
+    """Converts ``value`` (Tensor, Variable, array, list, Python number...) to a Tensor.
+
+    Raises:
+        ValueError: if a Tensor's dtype differs from the requested ``dtype``.
+        TypeError: if no conversion function accepts ``value``.
+    """
+    dtype = None if dtype is None else dtypes_lib.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if dtype is not None and not dtype.is_compatible_with(value.dtype):
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                             f"{value.dtype.name}: {value!r}")
+        return value
+    if dtype is None and preferred_dtype is not None:
+        try:
+            return convert_to_tensor(value, preferred_dtype, name, None, as_ref)
+        except (TypeError, ValueError):
+            pass
+    for _, base_type, func in _conversion_functions:
+        if isinstance(value, base_type):
+            result = func(value, dtype=dtype, name=name, as_ref=as_ref)
+            if result is NotImplemented:
+                continue
+            if not isinstance(result, Tensor):
+                raise RuntimeError(f"Conversion function {func!r} returned non-Tensor: {result!r}")
+            if dtype is not None and not dtype.is_compatible_with(result.dtype):
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                                 f"{result.dtype.name}: {result!r}")
+            return result
+    raise TypeError(f"Failed to convert object of type {type(value)} to Tensor. Contents: {value!r}. "
+                    "Consider casting elements to a supported type.")
