@@ -294,8 +294,10 @@ class Operation:
         self._attrs[name] = value
 
     def _set_device(self, device) -> None:
+        # TF stores the string as given (a DeviceSpec becomes its string); it canonicalizes
+        # only when merging device scopes.
         from graph import device as device_lib
-        self._device = device_lib.canonical_name(device)
+        self._device = device.to_string() if device_lib.is_device_spec(device) else (device or "")
 
     def _set_device_from_string(self, device_string: str) -> None:
         self._device = device_string
@@ -513,7 +515,14 @@ class Graph:
                              f"/{_VALID_OP_NAME_REGEX.pattern}/")
         if name in self._ops_by_name:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
-        with self._lock:
+        # TF's op_def_library colocates an op with its reference-typed inputs (Assign with
+        # its variable): the op gets the variable's device and a 'loc:@' group.
+        kernel = kernels.lookup(op_type)
+        ref_ops = [inputs[i].op for i in (kernel.ref_inputs if kernel else ())
+                   if i < len(inputs) and inputs[i].dtype._is_ref_dtype]
+        with contextlib.ExitStack() as stack, self._lock:
+            for ref_op in ref_ops:
+                stack.enter_context(self.colocate_with(ref_op))
             self._last_id += 1
             input_ops = [t.op for t in inputs]
             controls = self._control_dependencies_for_inputs(input_ops)
