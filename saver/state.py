@@ -1,0 +1,719 @@
+"""The `checkpoint` state file (CheckpointState): its text format, and latest_checkpoint and friends.
+
+Layout (tf-checkpoint-format.md §5): protobuf text format of ``tensorflow.CheckpointState``, UTF-8,
+one ``name: value`` line per value, fields in number order, zero/empty values left out::
+
+    model_checkpoint_path: "<string>"          1  string           the newest checkpoint prefix
+    all_model_checkpoint_paths: "<string>"     2  repeated string  oldest first, newest last
+    all_model_checkpoint_timestamps: <double>  3  repeated double  seconds since the Epoch (CheckpointManager)
+    last_preserved_timestamp: <double>         4  double           (CheckpointManager)
+
+Strings are double-quoted; ``"`` ``'`` ``\\`` and ``\\t \\n \\r`` are backslash-escaped, other ASCII control
+characters (and DEL) become 3-digit octal escapes, non-ASCII is written as raw UTF-8 (protobuf 7 Python
+``MessageToString``).  Doubles are printed like Python ``repr`` (``2.0``, ``1e+20``, ``inf``, ``nan``).
+The parser accepts what protobuf's ``text_format.Merge`` accepts for this message (comments, ``'`` quotes,
+adjacent-string concatenation, ``[a, b]`` lists, ``,``/``;`` separators, C escapes, ``1.5f``/``inf``/``nan``)
+and rejects the rest with :class:`ParseError` naming line and column.
+
+The file is written atomically: ``<dir>/<latest_filename>.tmp<uuid4 hex>``, then renamed.  File access is
+kept in a few small private functions (``_read_bytes``, ``_write_atomic`` ...) so remote paths can be added.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import glob
+import logging
+import math
+import os
+import re
+import struct
+import time
+import unicodedata
+import uuid
+from typing import Callable, Iterator, List, Optional, Sequence
+
+from graph import errors
+
+__all__ = [
+    "CheckpointState", "ParseError", "LEGACY", "V1", "V2",
+    "generate_checkpoint_state_proto", "update_checkpoint_state", "update_checkpoint_state_internal",
+    "get_checkpoint_state", "latest_checkpoint", "checkpoint_exists", "checkpoint_exists_internal",
+    "get_checkpoint_mtimes", "remove_checkpoint", "meta_graph_filename", "prefix_to_checkpoint_path",
+    "wait_for_new_checkpoint", "checkpoints_iterator",
+]
+
+logger = logging.getLogger(__name__)
+
+# SaverDef.CheckpointFormatVersion (tensorflow/core/protobuf/saver.proto).
+LEGACY = 0
+V1 = 1
+V2 = 2
+
+DEFAULT_LATEST_FILENAME = "checkpoint"  # checkpoint_management._GetCheckpointFilename
+_MESSAGE_NAME = "tensorflow.CheckpointState"
+_TEMP_INFIX = ".tmp"  # file_io.atomic_write_string_to_file: filename + ".tmp" + uuid4().hex
+
+# ------------------------------------------------------------------------------------- the message
+
+
+@dataclasses.dataclass
+class CheckpointState:
+    """tensorflow.CheckpointState: the newest checkpoint, all kept ones, and CheckpointManager timestamps."""
+
+    model_checkpoint_path: str = ""
+    all_model_checkpoint_paths: List[str] = dataclasses.field(default_factory=list)
+    all_model_checkpoint_timestamps: List[float] = dataclasses.field(default_factory=list)
+    last_preserved_timestamp: float = 0.0
+
+    def to_text(self) -> str:
+        """Returns the text format exactly as TF's ``text_format.MessageToString`` writes it."""
+        lines = []
+        if _as_text(self.model_checkpoint_path, "model_checkpoint_path"):
+            lines.append("model_checkpoint_path: " + _quote(_as_text(self.model_checkpoint_path,
+                                                                       "model_checkpoint_path")))
+        for path in self.all_model_checkpoint_paths:
+            lines.append("all_model_checkpoint_paths: " + _quote(_as_text(path, "all_model_checkpoint_paths")))
+        for stamp in self.all_model_checkpoint_timestamps:
+            lines.append("all_model_checkpoint_timestamps: " + _format_double(stamp))
+        if _double_is_set(self.last_preserved_timestamp):
+            lines.append("last_preserved_timestamp: " + _format_double(self.last_preserved_timestamp))
+        return "".join(line + "\n" for line in lines)
+
+    @classmethod
+    def from_text(cls, text: str) -> "CheckpointState":
+        """Parses the text format as ``text_format.Merge`` does; raises ParseError on bad input."""
+        return _parse(text)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+class ParseError(Exception):
+    """A checkpoint state text that protobuf's text_format would reject (line and column are 1-based)."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None):
+        if line is not None and column is not None:
+            message = "%d:%d : %s" % (line, column, message)
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+    def GetLine(self) -> Optional[int]:  # noqa: N802 - protobuf's name
+        """The 1-based line of the error."""
+        return self.line
+
+    def GetColumn(self) -> Optional[int]:  # noqa: N802 - protobuf's name
+        """The 1-based column of the error."""
+        return self.column
+
+
+# ------------------------------------------------------------------------------------------ encoding
+
+# protobuf text_encoding._str_escapes: non-printable ASCII as \ooo, a few named escapes.
+_STR_ESCAPES = {i: "\\%03o" % i for i in list(range(32)) + [127]}
+_STR_ESCAPES.update({ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r", ord('"'): '\\"',
+                     ord("'"): "\\'", ord("\\"): "\\\\"})
+
+
+def _as_text(value, field: str) -> str:
+    """A string field's value as str; bytes must be UTF-8 (protobuf refuses anything else)."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError("CheckpointState.%s must be UTF-8, got %r" % (field, value)) from e
+    if not isinstance(value, str):
+        raise TypeError("CheckpointState.%s must be a string, got %s" % (field, type(value).__name__))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError("CheckpointState.%s is not encodable as UTF-8: %r" % (field, value)) from e
+    return value
+
+
+def _quote(text: str) -> str:
+    return '"' + text.translate(_STR_ESCAPES) + '"'
+
+
+def _format_double(value) -> str:
+    # text_format prints a double with str(), i.e. repr(): shortest round-trip digits.
+    return repr(float(value))
+
+
+def _double_is_set(value) -> bool:
+    # proto3 presence is by bit pattern: -0.0 and nan are written, +0.0 is not.
+    return struct.pack("<d", float(value)) != b"\x00" * 8
+
+
+# ------------------------------------------------------------------------------------------- parsing
+
+_FIELDS = {  # name -> (is_string, is_repeated)
+    "model_checkpoint_path": (True, False),
+    "all_model_checkpoint_paths": (True, True),
+    "all_model_checkpoint_timestamps": (False, True),
+    "last_preserved_timestamp": (False, False),
+}
+# The token and whitespace rules of protobuf's text_format.Tokenizer.
+_QUOTES = "\"'"
+_TOKEN = re.compile("|".join(
+    [r"[a-zA-Z_][0-9a-zA-Z_+-]*", r"([0-9+-]|(\.[0-9]))[0-9a-zA-Z_.+-]*"]
+    + [r"{q}[^{q}\n\\]*((\\.)+[^{q}\n\\]*)*({q}|\\?$)".format(q=q) for q in _QUOTES]))
+_WHITESPACE_OR_COMMENT = re.compile(r"(\s|(#.*$))+", re.MULTILINE)
+_IDENTIFIER_OR_NUMBER = re.compile(r"\w+")
+_FLOAT_OCTAL_PREFIX = re.compile(r"-?0[0-9]+")
+_FLOAT_INFINITY = re.compile(r"-?inf(?:inity)?f?$", re.IGNORECASE)
+_FLOAT_NAN = re.compile(r"nanf?$", re.IGNORECASE)
+_SIMPLE_ESCAPES = {ord("\\"): 0x5C, ord("'"): 0x27, ord('"'): 0x22, ord("a"): 7, ord("b"): 8, ord("f"): 12,
+                   ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("v"): 11}
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_OCT = frozenset(b"01234567")
+
+
+class _Tokenizer:
+    """Splits text into protobuf text-format tokens, line by line, skipping whitespace and # comments."""
+
+    def __init__(self, text: str):
+        self._lines = text.split("\n")
+        self._line = 0
+        self._column = 0
+        self._more = True
+        self.token = ""
+        self._previous = (1, 1)
+        self._skip_whitespace()
+        self._read_token()
+
+    def _current(self) -> str:
+        return self._lines[self._line] if self._line < len(self._lines) else ""
+
+    def _pop_line(self):
+        while len(self._current()) <= self._column:
+            if self._line + 1 >= len(self._lines):
+                self._line, self._column, self._more = len(self._lines), 0, False
+                return
+            self._line += 1
+            self._column = 0
+
+    def _skip_whitespace(self):
+        while True:
+            self._pop_line()
+            match = _WHITESPACE_OR_COMMENT.match(self._current(), self._column)
+            if not match:
+                return
+            self._column += len(match.group(0))
+
+    def _read_token(self):
+        if not self._more:
+            self.token = ""
+            return
+        match = _TOKEN.match(self._current(), self._column)
+        self.token = match.group(0) if match else self._current()[self._column]
+
+    def next(self):
+        """Moves to the next token."""
+        self._previous = (self._line + 1, self._column + 1)
+        self._column += len(self.token)
+        self._skip_whitespace()
+        self._read_token()
+
+    def at_end(self) -> bool:
+        """True when every token was consumed."""
+        return not self.token
+
+    def error(self, message: str) -> ParseError:
+        """A ParseError at the current token, quoting its line as protobuf does."""
+        return ParseError("'%s': %s" % (self._current(), message), self._line + 1, self._column + 1)
+
+    def error_previous(self, message: str) -> ParseError:
+        """A ParseError at the previous token."""
+        return ParseError(message, *self._previous)
+
+    def try_consume(self, token: str) -> bool:
+        """Consumes `token` if it is next."""
+        if self.token == token:
+            self.next()
+            return True
+        return False
+
+    def consume(self, token: str):
+        """Consumes `token` or raises."""
+        if not self.try_consume(token):
+            raise self.error('Expected "%s".' % token)
+
+    def consume_identifier_or_number(self) -> str:
+        """Consumes a field name."""
+        result = self.token
+        if not _IDENTIFIER_OR_NUMBER.match(result):
+            raise self.error("Expected identifier or number, got %s." % result)
+        self.next()
+        return result
+
+    def consume_string(self) -> str:
+        """Consumes one or more adjacent quoted strings, unescapes them and decodes UTF-8."""
+        parts = [self._consume_single_string()]
+        while self.token and self.token[0] in _QUOTES:
+            parts.append(self._consume_single_string())
+        try:
+            return b"".join(parts).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise self.error("Couldn't parse string: " + str(e)) from e
+
+    def _consume_single_string(self) -> bytes:
+        text = self.token
+        if len(text) < 1 or text[0] not in _QUOTES:
+            raise self.error("Expected string but found: %r" % (text,))
+        if len(text) < 2 or text[-1] != text[0]:
+            raise self.error("String missing ending quote: %r" % (text,))
+        try:
+            result = _unescape(text[1:-1])
+        except ValueError as e:
+            raise self.error(str(e)) from e
+        self.next()
+        return result
+
+    def consume_double(self) -> float:
+        """Consumes a number as protobuf's ParseFloat reads it (``1.5f``, ``inf``, ``-Infinity``, ``nan``)."""
+        try:
+            result = _parse_double(self.token)
+        except ValueError as e:
+            raise self.error(str(e)) from e
+        self.next()
+        return result
+
+
+def _parse_double(text: str) -> float:
+    if _FLOAT_OCTAL_PREFIX.match(text):
+        raise ValueError("Invalid octal float: %s" % text)
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if _FLOAT_INFINITY.match(text):
+        return -math.inf if text[0] == "-" else math.inf
+    if _FLOAT_NAN.match(text):
+        return math.nan
+    try:
+        return float(text.rstrip("fF"))
+    except ValueError:
+        raise ValueError("Couldn't parse float: %s" % text) from None
+
+
+def _unescape(text: str) -> bytes:
+    """C-style unescaping as protobuf's CUnescape: \\u/\\U first, then byte escapes over the UTF-8 bytes."""
+    # Phase 1 runs over the raw_unicode_escape form, where chars above U+00FF are \\uXXXX / \\UXXXXXXXX
+    # text; so a backslash right before such a char escapes the escape's own backslash (protobuf quirk).
+    text = "".join(c if ord(c) <= 0xFF else ("\\u%04x" % ord(c) if ord(c) <= 0xFFFF else "\\U%08x" % ord(c))
+                   for c in text)
+    out = []
+    i = 0
+    while i < len(text):  # phase 1: \uXXXX and \UXXXXXXXX after an odd run of backslashes
+        if text[i] != "\\":
+            out.append(text[i])
+            i += 1
+            continue
+        end = i
+        while end < len(text) and text[end] == "\\":
+            end += 1
+        run = end - i
+        if run % 2 == 1 and end < len(text) and text[end] in "uU":
+            out.append("\\" * (run - 1))
+            out.append(_unicode_escape(text, end - 1))
+            i = end + (5 if text[end] == "u" else 9)
+        else:
+            out.append("\\" * run)
+            i = end
+    try:
+        data = "".join(out).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(str(e)) from e
+    result = bytearray()
+    i = 0
+    while i < len(data):  # phase 2: byte escapes (Python's unicode_escape rules, results must fit a byte)
+        byte = data[i]
+        if byte != 0x5C:
+            result.append(byte)
+            i += 1
+            continue
+        if i + 1 >= len(data):
+            raise ValueError("\\ at end of string")
+        code = data[i + 1]
+        if code in _SIMPLE_ESCAPES:
+            result.append(_SIMPLE_ESCAPES[code])
+            i += 2
+        elif code in _OCT:
+            j = i + 1
+            while j < len(data) and j < i + 4 and data[j] in _OCT:
+                j += 1
+            result.append(_fit_byte(int(data[i + 1:j], 8)))
+            i = j
+        elif code == ord("x"):
+            j = i + 2
+            while j < len(data) and j < i + 4 and data[j] in _HEX:
+                j += 1
+            if j == i + 2:
+                raise ValueError("truncated \\xXX escape at position %d" % i)
+            result.append(int(data[i + 2:j], 16))
+            i = j
+        elif code in b"uU":
+            width = 4 if code == ord("u") else 8
+            digits = data[i + 2:i + 2 + width]
+            if len(digits) != width or not all(c in _HEX for c in digits):
+                raise ValueError("truncated \\%sXXXX escape at position %d" % (chr(code), i))
+            result.append(_fit_byte(int(digits, 16)))
+            i += 2 + width
+        elif code == ord("N"):
+            end = data.find(b"}", i)
+            if data[i + 2:i + 3] != b"{" or end < 0:
+                raise ValueError("malformed \\N character escape at position %d" % i)
+            try:
+                char = unicodedata.lookup(data[i + 3:end].decode("latin-1"))
+            except KeyError as e:
+                raise ValueError("unknown Unicode character name at position %d" % i) from e
+            result.append(_fit_byte(ord(char)))
+            i = end + 1
+        else:  # an unknown escape keeps its backslash
+            result.append(byte)
+            i += 1
+    return bytes(result)
+
+
+def _unicode_escape(text: str, i: int) -> str:
+    width = 4 if text[i + 1] == "u" else 8
+    digits = text[i + 2:i + 2 + width]
+    if len(digits) != width or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        raise ValueError("truncated \\%sXXXX escape at position %d" % (text[i + 1], i))
+    value = int(digits, 16)
+    if value > 0x10FFFF:
+        raise ValueError("illegal Unicode character at position %d" % i)
+    return chr(value)
+
+
+def _fit_byte(value: int) -> int:
+    if value > 0xFF:
+        raise ValueError("escape value %d does not fit in a byte" % value)
+    return value
+
+
+def _parse(text: str) -> CheckpointState:
+    """text_format.Merge for CheckpointState: later singular values win, repeated values append."""
+    state = CheckpointState()
+    tokenizer = _Tokenizer(text)
+    while not tokenizer.at_end():
+        if tokenizer.token == "[":
+            raise tokenizer.error('Message type "%s" does not have extensions.' % _MESSAGE_NAME)
+        name = tokenizer.consume_identifier_or_number()
+        if name not in _FIELDS:
+            raise tokenizer.error_previous('Message type "%s" has no field named "%s".' % (_MESSAGE_NAME, name))
+        is_string, is_repeated = _FIELDS[name]
+        tokenizer.consume(":")
+        read = tokenizer.consume_string if is_string else tokenizer.consume_double
+        if is_repeated and tokenizer.try_consume("["):
+            values = []
+            if not tokenizer.try_consume("]"):
+                while True:
+                    values.append(read())
+                    if tokenizer.try_consume("]"):
+                        break
+                    tokenizer.consume(",")
+        else:
+            values = [read()]
+        if is_repeated:
+            getattr(state, name).extend(values)
+        else:
+            setattr(state, name, values[-1])
+        if not tokenizer.try_consume(","):
+            tokenizer.try_consume(";")
+    return state
+
+
+# ------------------------------------------------------------------------------------- file access
+
+
+def _os_error(e: OSError, path: str) -> errors.OpError:
+    """The TF error class for a failed file operation, naming the file."""
+    message = "%s; %s" % (path, e.strerror or e)
+    if e.errno == errno.ENOENT:
+        return errors.NotFoundError(message)
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return errors.PermissionDeniedError(None, None, message)
+    return errors.FailedPreconditionError(message)
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise _os_error(e, path) from e
+
+
+def _exists(path: str) -> bool:
+    return os.path.exists(path)
+
+
+def _glob(pattern: str) -> List[str]:
+    """Files matching a TF glob (``*``, ``?``, ``[...]``); a plain path matches itself if it exists."""
+    if not glob.has_magic(pattern):
+        return [pattern] if os.path.exists(pattern) else []
+    return sorted(glob.glob(pattern, include_hidden=True))
+
+
+def _mtime_seconds(path: str) -> float:
+    # TF's PosixFileSystem::Stat keeps whole seconds only (mtime_nsec = st_mtime * 1e9).
+    return float(os.stat(path).st_mtime_ns // 1_000_000_000)
+
+
+def _remove(path: str):
+    os.remove(path)
+
+
+def _write_atomic(path: str, data: bytes):
+    """Writes `path` as TF's atomic_write_string_to_file: a `.tmp<uuid4 hex>` sibling, then rename."""
+    temp = path + _TEMP_INFIX + uuid.uuid4().hex
+    try:
+        with open(temp, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise _os_error(e, temp) from e
+    try:
+        os.replace(temp, path)
+    except OSError as e:
+        try:
+            os.remove(temp)
+        except OSError:
+            pass  # the rename error below is the one worth reporting
+        raise _os_error(e, path) from e
+
+
+# ------------------------------------------------------------------- checkpoint_management functions
+
+
+def _state_filename(save_dir: str, latest_filename: Optional[str]) -> str:
+    return os.path.join(save_dir, DEFAULT_LATEST_FILENAME if latest_filename is None else latest_filename)
+
+
+def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
+                                    all_model_checkpoint_paths: Optional[Sequence[str]] = None,
+                                    all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
+                                    last_preserved_timestamp: Optional[float] = None) -> CheckpointState:
+    """Builds a CheckpointState; with a relative `save_dir`, relative paths are made relative to it.
+
+    Args:
+      save_dir: directory where the model was saved.
+      model_checkpoint_path: the newest checkpoint prefix; appended to the list if it is not its last item.
+      all_model_checkpoint_paths: kept checkpoint prefixes, oldest first (not modified; TF mutates it).
+      all_model_checkpoint_timestamps: seconds since the Epoch, one per path, or None.
+      last_preserved_timestamp: seconds since the Epoch, or None.
+
+    Returns:
+      The CheckpointState.
+
+    Raises:
+      ValueError: if timestamps are given and their count differs from the paths'.
+    """
+    paths = list(all_model_checkpoint_paths or [])
+    if not paths or paths[-1] != model_checkpoint_path:
+        logger.info("%s is not in all_model_checkpoint_paths. Manually adding it.", model_checkpoint_path)
+        paths.append(model_checkpoint_path)
+    if all_model_checkpoint_timestamps and len(all_model_checkpoint_timestamps) != len(paths):
+        raise ValueError("Checkpoint timestamps, if provided, must match checkpoint paths (got paths %s and "
+                         "timestamps %s)" % (paths, list(all_model_checkpoint_timestamps)))
+    # Relative paths are rewritten relative to a relative save_dir ("rel/m-8" -> "m-8").
+    if not os.path.isabs(save_dir):
+        if not os.path.isabs(model_checkpoint_path):
+            model_checkpoint_path = os.path.relpath(model_checkpoint_path, save_dir)
+        paths = [p if os.path.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
+    return CheckpointState(
+        model_checkpoint_path=model_checkpoint_path,
+        all_model_checkpoint_paths=paths,
+        all_model_checkpoint_timestamps=[float(t) for t in all_model_checkpoint_timestamps or []],
+        last_preserved_timestamp=float(last_preserved_timestamp or 0.0))
+
+
+def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
+                            all_model_checkpoint_paths: Optional[Sequence[str]] = None,
+                            latest_filename: Optional[str] = None,
+                            all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
+                            last_preserved_timestamp: Optional[float] = None) -> None:
+    """Writes the `checkpoint` file in `save_dir` (absolute paths stay absolute), atomically.
+
+    Raises:
+      RuntimeError: if the checkpoint path is the state file itself.
+      NotFoundError: if `save_dir` does not exist.
+    """
+    update_checkpoint_state_internal(
+        save_dir=save_dir, model_checkpoint_path=model_checkpoint_path,
+        all_model_checkpoint_paths=all_model_checkpoint_paths, latest_filename=latest_filename,
+        save_relative_paths=False, all_model_checkpoint_timestamps=all_model_checkpoint_timestamps,
+        last_preserved_timestamp=last_preserved_timestamp)
+
+
+def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
+                                     all_model_checkpoint_paths: Optional[Sequence[str]] = None,
+                                     latest_filename: Optional[str] = None,
+                                     save_relative_paths: bool = False,
+                                     all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
+                                     last_preserved_timestamp: Optional[float] = None) -> None:
+    """Writes the `checkpoint` file; with `save_relative_paths`, absolute paths become relative to `save_dir`.
+
+    Raises:
+      RuntimeError: if the checkpoint path is the state file itself.
+      NotFoundError: if `save_dir` does not exist.
+    """
+    state_filename = _state_filename(save_dir, latest_filename)
+    paths = list(all_model_checkpoint_paths or [])
+    if save_relative_paths:
+        def relative(p):
+            return os.path.relpath(p, save_dir) if os.path.isabs(p) else p
+        state = generate_checkpoint_state_proto(
+            save_dir, relative(model_checkpoint_path), [relative(p) for p in paths],
+            all_model_checkpoint_timestamps, last_preserved_timestamp)
+    else:
+        state = generate_checkpoint_state_proto(
+            save_dir, model_checkpoint_path, paths, all_model_checkpoint_timestamps, last_preserved_timestamp)
+    if state_filename == state.model_checkpoint_path:
+        raise RuntimeError("Save path '%s' conflicts with path used for checkpoint state.  Please use a "
+                           "different save path." % model_checkpoint_path)
+    _write_atomic(state_filename, state.to_text().encode("utf-8"))
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename: Optional[str] = None) -> Optional[CheckpointState]:
+    """Reads the `checkpoint` file; relative paths are joined with `checkpoint_dir`.
+
+    Returns None (with a logged warning) when the file is missing, unreadable or not valid text format.
+
+    Raises:
+      ValueError: if the file has no model_checkpoint_path ("Invalid checkpoint state loaded from DIR"),
+        or is not UTF-8 (where TF raises UnicodeDecodeError, itself a ValueError).
+    """
+    if isinstance(checkpoint_dir, os.PathLike):
+        checkpoint_dir = os.fspath(checkpoint_dir)
+    filename = _state_filename(checkpoint_dir, latest_filename)
+    if not _exists(filename):
+        return None
+    try:
+        data = _read_bytes(filename)
+    except errors.OpError as e:
+        logger.warning("%s: %s", type(e).__name__, e)
+        logger.warning("%s: Checkpoint ignored", filename)
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError("Checkpoint state file %s is not UTF-8 text: byte 0x%02x at offset %d"
+                         % (filename, data[e.start], e.start)) from e
+    try:
+        state = _parse(text)
+    except ParseError as e:
+        logger.warning("%s: %s", type(e).__name__, e)
+        logger.warning("%s: Checkpoint ignored", filename)
+        return None
+    if not state.model_checkpoint_path:
+        raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
+    if not os.path.isabs(state.model_checkpoint_path):
+        state.model_checkpoint_path = os.path.join(checkpoint_dir, state.model_checkpoint_path)
+    state.all_model_checkpoint_paths = [p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+                                        for p in state.all_model_checkpoint_paths]
+    return state
+
+
+def prefix_to_checkpoint_path(prefix: str, format_version: int) -> str:
+    """The file that identifies a checkpoint: ``<prefix>.index`` for V2, the prefix itself for V1."""
+    return prefix + ".index" if format_version == V2 else prefix
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename: Optional[str] = None) -> Optional[str]:
+    """The newest checkpoint prefix named by the state file, if its V2 index or V1 file exists, else None."""
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state and state.model_checkpoint_path:
+        prefix = state.model_checkpoint_path
+        if _glob(prefix_to_checkpoint_path(prefix, V2)) or _glob(prefix_to_checkpoint_path(prefix, V1)):
+            return prefix
+        logger.error("Couldn't match files for checkpoint %s", prefix)
+    return None
+
+
+def checkpoint_exists_internal(checkpoint_prefix: str) -> bool:
+    """True if a V2 (``<prefix>.index``) or V1 (the prefix, a glob) checkpoint exists."""
+    return bool(_glob(prefix_to_checkpoint_path(checkpoint_prefix, V2)) or _glob(checkpoint_prefix))
+
+
+def checkpoint_exists(checkpoint_prefix: str) -> bool:
+    """True if a V2 or V1 checkpoint exists with this prefix (deprecated in TF, kept for TF1 code)."""
+    return checkpoint_exists_internal(checkpoint_prefix)
+
+
+def get_checkpoint_mtimes(checkpoint_prefixes: Sequence[str]) -> List[float]:
+    """Modification times (whole seconds, as TF) of the checkpoints that exist; missing ones are skipped."""
+    mtimes = []
+    for prefix in checkpoint_prefixes:
+        for pattern in (prefix_to_checkpoint_path(prefix, V2), prefix):
+            names = _glob(pattern)
+            if names:
+                mtimes.append(_mtime_seconds(names[0]))
+                break
+    return mtimes
+
+
+def _delete_file_if_exists(pattern: str):
+    for name in _glob(pattern):
+        try:
+            _remove(name)
+        except FileNotFoundError:
+            logger.warning("Hit NotFoundError when deleting '%s', possibly because another process/thread is "
+                           "also deleting/moving the same file", name)
+
+
+def remove_checkpoint(checkpoint_prefix: str, checkpoint_format_version: int = V2,
+                      meta_graph_suffix: str = "meta") -> None:
+    """Deletes a checkpoint's ``.meta``, then ``.index`` and ``.data-?????-of-?????`` (V2) or the file (V1)."""
+    _delete_file_if_exists(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
+    if checkpoint_format_version == V2:
+        _delete_file_if_exists(checkpoint_prefix + ".index")
+        _delete_file_if_exists(checkpoint_prefix + ".data-?????-of-?????")
+    else:
+        _delete_file_if_exists(checkpoint_prefix)
+
+
+def meta_graph_filename(checkpoint_filename: str, meta_graph_suffix: str = "meta") -> str:
+    """``<prefix>.<suffix>``, with a sharded ``-00001-of-00002`` / ``-?????-of-00002`` tail removed."""
+    basename = re.sub(r"-[\d\?]+-of-\d+$", "", checkpoint_filename)
+    return ".".join([basename, meta_graph_suffix])
+
+
+def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: Optional[str] = None,
+                            seconds_to_sleep: float = 1, timeout: Optional[float] = None) -> Optional[str]:
+    """Polls latest_checkpoint until it differs from `last_checkpoint`; None after `timeout` seconds."""
+    logger.info("Waiting for new checkpoint at %s", checkpoint_dir)
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is None or path == last_checkpoint:
+            if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+                return None
+            time.sleep(seconds_to_sleep)
+        else:
+            logger.info("Found new checkpoint at %s", path)
+            return path
+
+
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0, timeout: Optional[float] = None,
+                         timeout_fn: Optional[Callable[[], bool]] = None) -> Iterator[str]:
+    """Yields each new latest checkpoint as it appears; stops after a timeout unless `timeout_fn()` is false."""
+    checkpoint_path = None
+    while True:
+        new_path = wait_for_new_checkpoint(checkpoint_dir, checkpoint_path, timeout=timeout)
+        if new_path:
+            start = time.time()
+            checkpoint_path = new_path
+            yield checkpoint_path
+            time_to_next = start + min_interval_secs - time.time()
+            if time_to_next > 0:
+                time.sleep(time_to_next)
+        elif timeout_fn is None:
+            logger.info("Timed-out waiting for a checkpoint (without timeout_fn).")
+            return
+        if timeout_fn is not None and timeout_fn():
+            logger.info("Done. No new checkpoint will be generated.")
+            return
