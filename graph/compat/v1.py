@@ -21,7 +21,7 @@ from graph import errors  # noqa: F401  (tf.errors)
 _TOP_LEVEL_MODULES = (
     "graph.graph", "graph.dtypes", "graph.shapes", "graph.ops", "graph.state_ops", "graph.math_ops",
     "graph.array_ops", "graph.nn_ops", "graph.random_ops", "graph.control_flow_ops", "graph.variables",
-    "graph.variable_scope", "graph.initializers", "graph.session", "graph.device",
+    "graph.variable_scope", "graph.partitioning", "graph.initializers", "graph.session", "graph.device",
 )
 
 # Top-level names whose TensorFlow spelling differs from the defining module's, or which need a home.
@@ -91,6 +91,7 @@ _NAMESPACES = {
         "get_global_step": "saver.global_step:get_global_step",
         "create_global_step": "saver.global_step:create_global_step",
         "global_step": "saver.global_step:global_step",
+        "assert_global_step": "saver.global_step:assert_global_step",
         "import_meta_graph": "saver.meta_graph:import_meta_graph",
         "export_meta_graph": "saver.meta_graph:export_meta_graph",
     }),
