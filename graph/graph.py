@@ -161,7 +161,10 @@ class Tensor:
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        # TF1's str(Tensor), which TF's error messages embed: Tensor("x:0", shape=(?, 3), dtype=float32)
+        device = f", device={self.device}" if self.device else ""
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
 
     def __hash__(self) -> int:
         return id(self)
@@ -315,6 +318,14 @@ class Operation:
             op._control_outputs.append(self)
             self._graph._changed()
 
+    def _update_input(self, index: int, tensor: Tensor) -> None:
+        """Replaces data input ``index`` by ``tensor`` (control flow contexts reroute inputs through Switch)."""
+        old = self._inputs[index]
+        self._inputs[index] = tensor
+        old._consumers.remove(self)
+        tensor._consumers.append(self)
+        self._graph._changed()
+
     def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
         for op in ops:
             self._add_control_input(op)
@@ -367,6 +378,7 @@ class Graph:
         self._unfeedable: set[int] = set()
         self._unfetchable: set[int] = set()
         self._lock = threading.RLock()
+        self._control_flow_context = None  # the CondContext ops are being added to (graph.control_flow_ops)
 
     # ----------------------------------------------------------------- structure
     @property
@@ -538,6 +550,8 @@ class Graph:
                 outputs = list(zip(dtypes, shapes))
             op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(outputs)]
             self._add_op(op, compute_device)
+        if self._control_flow_context is not None:  # a cond branch routes outside inputs through Switch ops
+            self._control_flow_context.AddOp(op)
         return op
 
     def _add_op(self, op: Operation, compute_device: bool = True) -> None:
@@ -851,10 +865,12 @@ def get_seed(op_seed):
     global_seed = graph.seed
     if global_seed is not None:
         if op_seed is None:
-            op_seed = graph._last_id  # TF uses the id of the last op created
-        seeds = (int(global_seed), int(op_seed))
+            # TF 2.x counts the seedless random ops of each graph (random_seed._graph_to_seed_dict).
+            op_seed = getattr(graph, "_seed_counter", 0)
+            graph._seed_counter = op_seed + 1
+        seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
     elif op_seed is not None:
-        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     else:
         seeds = (None, None)
     if seeds == (0, 0):  # (0, 0) would mean "nondeterministic" to the kernels

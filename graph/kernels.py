@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from graph import errors
 
-__all__ = ["OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message"]
+__all__ = ["OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message",
+           "register_uninitialized_hint"]
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,20 @@ def infer_outputs(op) -> list[tuple]:
     return list(kernel.infer(op))
 
 
-def uninitialized_message(name: str) -> str:
+_UNINITIALIZED_HINTS: list[Callable] = []  # hint(variable_op) -> advice str or None (graph.variables adds one)
+
+
+def register_uninitialized_hint(hint: Callable) -> None:
+    """Adds ``hint(variable_op) -> str | None``: advice replacing the generic one in `uninitialized_message`."""
+    _UNINITIALIZED_HINTS.append(hint)
+
+
+def uninitialized_message(name: str, op=None) -> str:
     """TensorFlow's message for reading an uninitialized variable, plus what to do about it."""
+    for hint in _UNINITIALIZED_HINTS if op is not None else ():
+        advice = hint(op)
+        if advice:
+            return f"Attempting to use uninitialized value {name}\n({advice})"
     return (f"Attempting to use uninitialized value {name}\n"
             f"(Run the variable's initializer first: `sess.run({name}.initializer)`, or run "
             "`tf.global_variables_initializer()` after creating all variables; an initializer op built "
@@ -102,7 +115,7 @@ class VariableRef:
         try:
             return self.store[self.name]
         except KeyError:
-            raise errors.FailedPreconditionError(None, self.op, uninitialized_message(self.name)) from None
+            raise errors.FailedPreconditionError(None, self.op, uninitialized_message(self.name, self.op)) from None
 
     def set(self, value) -> None:
         self.store[self.name] = value

@@ -1,0 +1,220 @@
+"""Random op builders and kernels: random_normal, truncated_normal, random_uniform (float and int), random_shuffle.
+
+The builders produce TensorFlow's composite structure and names (``random_normal/shape``,
+``random_normal/mean``, ``random_normal/stddev``, ``random_normal/RandomStandardNormal``,
+``random_normal/mul``, ``random_normal``) and seeds from ``graph.get_seed``.  Kernels draw
+from a numpy PCG64 stream per (session, op): seeded by (seed, seed2) it is deterministic,
+each run of the op gives the next draw, and a new session restarts it; with both seeds 0
+(no seed given) the stream is seeded from OS entropy.  The numbers differ from
+TensorFlow's Philox streams; the distributions are the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes as dtypes_lib
+from graph import errors, kernels
+from graph import graph as graph_lib
+from graph import math_ops, ops
+from graph.graph import Tensor, convert_to_tensor, name_scope
+from graph.shapes import TensorShape, as_shape
+
+__all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle"]
+
+
+def _generator(ctx, op) -> np.random.Generator:
+    """The op's random stream in this session, created on first use."""
+    state = ctx.op_state.get(op._name)
+    if state is None:
+        seed, seed2 = op._attrs["seed"], op._attrs["seed2"]
+        if seed == 0 and seed2 == 0:
+            state = np.random.default_rng()
+        else:
+            state = np.random.Generator(np.random.PCG64([int(seed), int(seed2)]))
+        ctx.op_state[op._name] = state
+    return state
+
+
+def _shape_of(op, value) -> tuple:
+    shape = np.asarray(value)
+    if shape.ndim != 1:
+        raise errors.InvalidArgumentError(None, op, f"shape must be a vector of {{int32,int64}}, got shape "
+                                                    f"{list(shape.shape)}")
+    return tuple(int(d) for d in shape)
+
+
+def _infer_random(op):
+    return [(op._attrs["dtype"], ops.constant_value_as_shape(op._inputs[0]))]
+
+
+def _compute_standard_normal(ctx, op, inputs):
+    shape = _shape_of(op, inputs[0])
+    return _generator(ctx, op).standard_normal(shape).astype(op._attrs["dtype"].numpy_dtype)
+
+
+def _compute_truncated_normal(ctx, op, inputs):
+    shape = _shape_of(op, inputs[0])
+    generator = _generator(ctx, op)
+    values = generator.standard_normal(shape)
+    outside = np.abs(values) > 2.0
+    while outside.any():  # TF resamples values more than 2 standard deviations out
+        values[outside] = generator.standard_normal(int(outside.sum()))
+        outside = np.abs(values) > 2.0
+    return values.astype(op._attrs["dtype"].numpy_dtype)
+
+
+def _compute_uniform(ctx, op, inputs):
+    shape = _shape_of(op, inputs[0])
+    return _generator(ctx, op).random(shape).astype(op._attrs["dtype"].numpy_dtype)
+
+
+def _compute_uniform_int(ctx, op, inputs):
+    shape = _shape_of(op, inputs[0])
+    low, high = int(inputs[1]), int(inputs[2])
+    if low >= high:
+        raise errors.InvalidArgumentError(None, op, f"Need minval < maxval, got {low} >= {high}")
+    dtype = op._attrs["Tout"].numpy_dtype
+    return _generator(ctx, op).integers(low, high, size=shape, dtype=np.int64).astype(dtype)
+
+
+def _compute_shuffle(ctx, op, inputs):
+    value = np.asarray(inputs[0])
+    if value.ndim == 0:
+        return value
+    return value[_generator(ctx, op).permutation(value.shape[0])]
+
+
+_SEED_DEFAULTS = {"seed": 0, "seed2": 0}
+kernels.register("RandomStandardNormal", infer=_infer_random, compute=_compute_standard_normal, stateful=True,
+                 default_attrs=_SEED_DEFAULTS)
+kernels.register("TruncatedNormal", infer=_infer_random, compute=_compute_truncated_normal, stateful=True,
+                 default_attrs=_SEED_DEFAULTS)
+kernels.register("RandomUniform", infer=_infer_random, compute=_compute_uniform, stateful=True,
+                 default_attrs=_SEED_DEFAULTS)
+kernels.register("RandomUniformInt",
+                 infer=lambda op: [(op._attrs["Tout"], ops.constant_value_as_shape(op._inputs[0]))],
+                 compute=_compute_uniform_int, stateful=True, default_attrs=_SEED_DEFAULTS)
+kernels.register("RandomShuffle", infer=lambda op: [(op._inputs[0].dtype.base_dtype, op._inputs[0].shape)],
+                 compute=_compute_shuffle, stateful=True, default_attrs=_SEED_DEFAULTS)
+
+
+def _shape_tensor(shape) -> Tensor:
+    """shape_util.shape_tensor: a 1-D int tensor named ``shape`` (int32 unless given as a tensor)."""
+    if isinstance(shape, Tensor):
+        return shape
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    dtype = None
+    if isinstance(shape, (tuple, list)):
+        if not shape:
+            dtype = dtypes_lib.int32
+        else:
+            shape = [d.value if hasattr(d, "value") else d for d in shape]
+            if any(isinstance(d, Tensor) for d in shape):
+                from graph import array_ops
+                return array_ops.stack(shape, name="shape")
+    return convert_to_tensor(shape, dtype=dtype, name="shape", preferred_dtype=dtypes_lib.int32)
+
+
+def _set_static_shape(result: Tensor, shape) -> None:
+    if not isinstance(shape, Tensor):
+        try:
+            result.set_shape(as_shape(shape))
+        except (TypeError, ValueError):
+            pass  # a list holding tensors: the kernel's shape function already did its best
+
+
+def _seeds(seed):
+    seed1, seed2 = graph_lib.get_seed(seed)
+    return (0 if seed1 is None else seed1), (0 if seed2 is None else seed2)
+
+
+def _random_op(op_type: str, shape_tensor: Tensor, dtype, seed, name=None) -> Tensor:
+    seed1, seed2 = _seeds(seed)
+    attrs = {"seed": seed1, "seed2": seed2, "dtype": dtype, "T": shape_tensor.dtype.base_dtype}
+    return ops._scoped_op(shape_tensor.graph, op_type, [shape_tensor], name=name or op_type, attrs=attrs)._outputs[0]
+
+
+def _float_dtype(dtype, what):
+    dtype = dtypes_lib.as_dtype(dtype).base_dtype
+    if not dtype.is_floating:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not in list of allowed values: "
+                        "half, bfloat16, float32, float64")
+    return dtype
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes_lib.float32, seed=None, name: str | None = None) -> Tensor:
+    """Normal samples: ``RandomStandardNormal * stddev + mean`` in scope ``random_normal``."""
+    dtype = _float_dtype(dtype, "random_normal")
+    with name_scope(name, "random_normal", [shape, mean, stddev]) as scope:
+        shape_tensor = _shape_tensor(shape)
+        mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = _random_op("RandomStandardNormal", shape_tensor, dtype, seed)
+        mul = math_ops.multiply(rnd, stddev_tensor, name="mul")
+        value = math_ops._binary_op("AddV2", mul, mean_tensor, scope)
+        _set_static_shape(value, shape)
+        return value
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes_lib.float32, seed=None,
+                     name: str | None = None) -> Tensor:
+    """Normal samples within 2 stddev: ``TruncatedNormal * stddev + mean`` in scope ``truncated_normal``."""
+    dtype = _float_dtype(dtype, "truncated_normal")
+    with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
+        shape_tensor = _shape_tensor(shape)
+        mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = _random_op("TruncatedNormal", shape_tensor, dtype, seed)
+        mul = math_ops.multiply(rnd, stddev_tensor, name="mul")
+        value = math_ops._binary_op("AddV2", mul, mean_tensor, scope)
+        _set_static_shape(value, shape)
+        return value
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes_lib.float32, seed=None,
+                   name: str | None = None) -> Tensor:
+    """Uniform samples in [minval, maxval): ``RandomUniform`` (scaled unless [0, 1)) or ``RandomUniformInt``."""
+    dtype = dtypes_lib.as_dtype(dtype).base_dtype
+    if dtype not in (dtypes_lib.float16, dtypes_lib.bfloat16, dtypes_lib.float32, dtypes_lib.float64,
+                     dtypes_lib.int32, dtypes_lib.int64):
+        raise ValueError(f"Invalid dtype {dtype!r}")
+    if maxval is None:
+        if dtype.is_integer:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        maxval = 1
+    with name_scope(name, "random_uniform", [shape, minval, maxval]) as scope:
+        shape_tensor = _shape_tensor(shape)
+        minval_is_zero = isinstance(minval, int) and minval == 0
+        maxval_is_one = isinstance(maxval, int) and maxval == 1
+        if not minval_is_zero or not maxval_is_one or dtype.is_integer:
+            minval = convert_to_tensor(minval, dtype=dtype, name="min")
+            maxval = convert_to_tensor(maxval, dtype=dtype, name="max")
+        seed1, seed2 = _seeds(seed)
+        graph = shape_tensor.graph
+        if dtype.is_integer:
+            attrs = {"seed": seed1, "seed2": seed2, "Tout": dtype, "T": shape_tensor.dtype.base_dtype}
+            result = graph.create_op("RandomUniformInt", [shape_tensor, minval, maxval], name=scope,
+                                     attrs=attrs)._outputs[0]
+        else:
+            attrs = {"seed": seed1, "seed2": seed2, "dtype": dtype, "T": shape_tensor.dtype.base_dtype}
+            result = ops._scoped_op(graph, "RandomUniform", [shape_tensor], name="RandomUniform", attrs=attrs)._outputs[0]
+            if minval_is_zero:
+                if not maxval_is_one:
+                    result = math_ops.multiply(result, maxval)
+            else:
+                span = math_ops._binary_op("Sub", maxval, minval, "sub")
+                result = math_ops._binary_op("AddV2", math_ops._binary_op("Mul", result, span, "mul"), minval, scope)
+        _set_static_shape(result, shape)
+        return result
+
+
+def random_shuffle(value, seed=None, name: str | None = None) -> Tensor:
+    """``value`` shuffled along its first dimension (``RandomShuffle``)."""
+    graph = graph_lib._graph_of([value])
+    with graph.as_default(), graph.name_scope(name or "RandomShuffle") as scope:
+        value = convert_to_tensor(value, name="value")
+        seed1, seed2 = _seeds(seed)
+        attrs = {"seed": seed1, "seed2": seed2, "T": value.dtype.base_dtype}
+        return graph.create_op("RandomShuffle", [value], name=scope, attrs=attrs)._outputs[0]

@@ -1,0 +1,114 @@
+"""Benchmark: Session.run per-call overhead and building graphs with many variables, next to TensorFlow.
+
+Run: ``cd /work/main && /work/venv/bin/python tests/benchmarks/bench_session.py [--variables N]``.
+Not collected by pytest (the file name does not start with ``test_``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+
+
+def per_call(function, seconds: float = 0.5) -> float:
+    """Mean seconds per call of ``function`` over about ``seconds`` of wall time (after a warm-up)."""
+    for _ in range(20):
+        function()
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            function()
+        count += 100
+    return (time.perf_counter() - start) / count
+
+
+def run_benchmarks(tf, variables: int) -> dict:
+    """Times the same workloads with ``tf`` (ours or TensorFlow's compat.v1)."""
+    results = {}
+    graph = tf.Graph()
+    with graph.as_default():
+        a = tf.constant(1.0)
+        b = tf.constant(2.0)
+        c = tf.add(a, b)
+        x = tf.placeholder(tf.float32, [None], name="x")
+        y = tf.multiply(x, 2.0)
+        sess = tf.Session(graph=graph)
+        sess.run(c)
+        feed = {x: np.ones(4, np.float32)}
+        results["run(a+b)"] = per_call(lambda: sess.run(c))
+        results["run(x*2, feed)"] = per_call(lambda: sess.run(y, feed))
+        results["run([a, b, c])"] = per_call(lambda: sess.run([a, b, c]))
+        sess.close()
+
+    start = time.perf_counter()
+    graph = tf.Graph()
+    with graph.as_default():
+        if hasattr(tf, "Variable") and tf.Variable is not None:
+            created = [tf.Variable(tf.zeros([2]), name="v") for _ in range(variables)]
+            init = tf.global_variables_initializer()
+        else:
+            created = []
+            inits = []
+            for _ in range(variables):
+                ref = tf.variable_op_v2([2], tf.float32, name="v")
+                inits.append(tf.assign(ref, tf.zeros([2])))
+                tf.identity(ref, name="v/read")
+                created.append(ref)
+            init = tf.group(*inits)
+    results[f"build {variables} variables"] = time.perf_counter() - start
+    start = time.perf_counter()
+    with tf.Session(graph=graph) as sess:
+        sess.run(init)
+    results[f"run initializer of {variables}"] = time.perf_counter() - start
+    return results
+
+
+def ours_namespace():
+    """Our modules spelled like tensorflow.compat.v1 (Variable if graph.variables exists)."""
+    import types
+    from graph import dtypes, math_ops, ops, session, state_ops
+    from graph import graph as graph_lib
+    tf = types.SimpleNamespace(
+        Graph=graph_lib.Graph, Session=session.Session, constant=ops.constant, placeholder=ops.placeholder,
+        add=math_ops.add, multiply=math_ops.multiply, zeros=ops.zeros, identity=ops.identity, group=ops.group,
+        float32=dtypes.float32, variable_op_v2=state_ops.variable_op_v2, assign=state_ops.assign, Variable=None)
+    try:
+        from graph import variables
+        tf.Variable = variables.Variable
+        tf.global_variables_initializer = variables.global_variables_initializer
+    except (ImportError, AttributeError):
+        pass
+    return tf
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variables", type=int, default=2000)
+    parser.add_argument("--no-tf", action="store_true", help="time only this emulator")
+    args = parser.parse_args()
+    ours = run_benchmarks(ours_namespace(), args.variables)
+    theirs = {}
+    if not args.no_tf:
+        import tensorflow.compat.v1 as tf1
+        tf1.disable_v2_behavior()
+        tf1.logging.set_verbosity(tf1.logging.ERROR)
+        theirs = run_benchmarks(tf1, args.variables)
+    print(f"{'workload':34s} {'ours':>12s} {'tensorflow':>12s} {'ours/tf':>8s}")
+    for key, value in ours.items():
+        other = theirs.get(key)
+        unit, scale = ("us", 1e6) if key.startswith("run(") else ("ms", 1e3)
+        ratio = f"{value / other:8.2f}" if other else "       -"
+        other_text = f"{other * scale:10.1f}{unit}" if other else "           -"
+        print(f"{key:34s} {value * scale:10.1f}{unit} {other_text} {ratio}")
+
+
+if __name__ == "__main__":
+    main()

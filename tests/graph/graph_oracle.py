@@ -1,0 +1,92 @@
+"""Shared helpers for the graph tests: a tf-like facade over our modules and graph descriptions to compare with TF."""
+
+from __future__ import annotations
+
+import types
+
+from graph import array_ops, control_flow_ops, dtypes, math_ops, nn_ops, ops, random_ops, session, state_ops
+from graph import graph as graph_lib
+
+IGNORED_ATTRS = {"_has_manual_control_dependencies", "value", "_class", "shape"}
+
+
+def facade():
+    """A namespace spelling our builders like ``tensorflow.compat.v1`` so one builder function serves both."""
+    tf = types.SimpleNamespace()
+    for module in (ops, math_ops, array_ops, random_ops, state_ops):
+        for name in module.__all__:
+            setattr(tf, name, getattr(module, name))
+    for name in ("float32", "float64", "int32", "int64", "bool", "string"):
+        setattr(tf, name, getattr(dtypes, name))
+    tf.cond = control_flow_ops.cond
+    tf.group = ops.group
+    tf.tuple = ops.tuple
+    tf.identity = ops.identity
+    tf.nn = types.SimpleNamespace(**{name: getattr(nn_ops, name) for name in nn_ops.__all__})
+    tf.sigmoid, tf.tanh = nn_ops.sigmoid, nn_ops.tanh
+    tf.Session = session.Session
+    tf.Graph = graph_lib.Graph
+    tf.get_default_graph = graph_lib.get_default_graph
+    tf.name_scope = graph_lib.name_scope
+    tf.control_dependencies = graph_lib.control_dependencies
+    tf.set_random_seed = graph_lib.set_random_seed
+    tf.get_collection = graph_lib.get_collection
+    tf.add_to_collection = graph_lib.add_to_collection
+    tf.device = graph_lib.device
+    tf.Variable = None
+    return tf
+
+
+def _attr_value(value):
+    if hasattr(value, "name") and hasattr(value, "as_datatype_enum"):
+        return value.name
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, (list, tuple)):
+        return [_attr_value(v) for v in value]
+    return value
+
+
+def _shape(tensor):
+    shape = tensor.shape
+    return None if shape.ndims is None else list(shape.as_list())
+
+
+def describe_ours(graph) -> list:
+    """(name, type, inputs, control inputs, attrs, outputs) of every op, creation order."""
+    return [(op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
+             {k: _attr_value(v) for k, v in sorted(op.attrs.items()) if k not in IGNORED_ATTRS},
+             [(t.dtype.name, _shape(t)) for t in op.outputs]) for op in graph.get_operations()]
+
+
+def describe_tf(graph) -> list:
+    """The same description of a real TensorFlow graph."""
+    rows = []
+    for op in graph.get_operations():
+        attrs = {}
+        for key in sorted(op.node_def.attr):
+            if key in IGNORED_ATTRS:
+                continue
+            attrs[key] = _attr_value(op.get_attr(key))
+        rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs], attrs,
+                     [(t.dtype.name, _shape(t)) for t in op.outputs]))
+    return rows
+
+
+def build_both(tf1, build):
+    """Runs ``build(tf)`` with our facade in a fresh graph and with real TF in ``tf1``'s graph; returns both."""
+    ours = graph_lib.Graph()
+    with ours.as_default():
+        ours_result = build(facade())
+    theirs_result = build(tf1)
+    return (ours, ours_result), (tf1.get_default_graph(), theirs_result)
+
+
+def assert_same_graph(tf1, build):
+    """Asserts our graph from ``build`` matches TF's op by op; returns ((graph, result), (tf graph, result))."""
+    (ours, ours_result), (theirs, theirs_result) = build_both(tf1, build)
+    mine, real = describe_ours(ours), describe_tf(theirs)
+    for index, (a, b) in enumerate(zip(mine, real)):
+        assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
+    assert len(mine) == len(real), [row[0] for row in mine[len(real):]] + [row[0] for row in real[len(mine):]]
+    return (ours, ours_result), (theirs, theirs_result)

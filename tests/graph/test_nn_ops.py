@@ -1,0 +1,70 @@
+"""Tests for graph/nn_ops.py: activations, softmax, bias_add, l2_loss, cross entropies, dropout."""
+
+import numpy as np
+import pytest
+
+from graph import dtypes, nn_ops, ops, session
+from graph import graph as graph_lib
+from tests.graph.graph_oracle import assert_same_graph
+
+
+@pytest.fixture
+def g():
+    graph = graph_lib.Graph()
+    with graph.as_default():
+        yield graph
+
+
+def run(fetches, feed_dict=None):
+    return session.Session(graph=graph_lib.get_default_graph()).run(fetches, feed_dict)
+
+
+X = np.array([[1.0, -2.0, 3.0], [0.5, 8.0, -1.0]], np.float32)
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def test_activations(g):
+    x = ops.constant(X)
+    np.testing.assert_allclose(run(nn_ops.relu(x)), np.maximum(X, 0))
+    np.testing.assert_allclose(run(nn_ops.relu6(x)), np.clip(X, 0, 6))
+    np.testing.assert_allclose(run(nn_ops.sigmoid(x)), 1 / (1 + np.exp(-X)), rtol=1e-6)
+    np.testing.assert_allclose(run(nn_ops.tanh(x)), np.tanh(X), rtol=1e-6)
+    np.testing.assert_allclose(run(nn_ops.softmax(x)), _softmax(X), rtol=1e-6)
+    np.testing.assert_allclose(run(nn_ops.log_softmax(x)), np.log(_softmax(X.astype(np.float64))), atol=1e-6)
+    np.testing.assert_allclose(run(nn_ops.softmax(x, axis=0)), _softmax(X.T).T, rtol=1e-6)
+    np.testing.assert_allclose(run(nn_ops.bias_add(x, [1.0, 2.0, 3.0])), X + [1, 2, 3])
+    assert run(nn_ops.l2_loss(x)) == pytest.approx((X ** 2).sum() / 2)
+
+
+def test_cross_entropy_and_dropout(g):
+    x = ops.constant(X)
+    labels = np.array([2, 1], np.int32)
+    loss = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x)
+    expected = -np.log(_softmax(X)[np.arange(2), labels])
+    np.testing.assert_allclose(run(loss), expected, rtol=1e-5)
+    dense = nn_ops.softmax_cross_entropy_with_logits_v2(labels=np.eye(3, dtype=np.float32)[labels], logits=x)
+    np.testing.assert_allclose(run(dense), expected, rtol=1e-5)
+    big = ops.constant(np.ones((100, 100), np.float32))
+    dropped = run(nn_ops.dropout(big, keep_prob=0.5, seed=1))
+    assert set(np.unique(dropped).tolist()) <= {0.0, 2.0} and 0.4 < (dropped > 0).mean() < 0.6
+    with pytest.raises(ValueError):
+        nn_ops.dropout(ops.constant([1, 2]), rate=0.5)
+
+
+@pytest.mark.tf
+def test_nn_graph_matches_tensorflow(tf1):
+    def build(tf):
+        x = tf.placeholder(tf.float32, [2, 3], name="x")
+        tf.nn.relu(x)
+        tf.nn.relu6(x)
+        tf.sigmoid(x)
+        tf.tanh(x)
+        tf.nn.softmax(x)
+        tf.nn.log_softmax(x)
+        tf.nn.bias_add(x, [1., 2., 3.])
+        tf.nn.l2_loss(x)
+    assert_same_graph(tf1, build)

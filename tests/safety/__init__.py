@@ -1,0 +1,1 @@
+"""Test package (named so that test modules in different folders may share a basename)."""
