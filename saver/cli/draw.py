@@ -1,0 +1,138 @@
+"""``picture`` (an object graph or a .meta graph, drawn) and ``meta`` (a .meta file, listed)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json
+
+__all__ = ["add_parsers", "read_meta"]
+
+_SKIPPED_COLLECTIONS = ("cond_context", "while_context")
+
+
+def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
+    """Adds ``picture`` and ``meta``."""
+    parser = subparsers.add_parser(
+        "picture", parents=[common], help="draw a TF2 object graph or a .meta graph (SVG, DOT, PNG)",
+        description="Draw the object graph of a TF2 checkpoint (optimizer red, variables blue, slot variables "
+                    "orange) or the graph of a .meta file (variables, initializers, devices by colour). The "
+                    "format follows -o's extension: .svg (drawn here, no Graphviz needed), .dot, or .png/.pdf "
+                    "(Graphviz's dot). Without -o the DOT text is printed.")
+    parser.add_argument("source", help="checkpoint (prefix, directory, URL) or FILE.meta")
+    parser.add_argument("-o", "--output", help="OUT.svg, OUT.dot, OUT.png or OUT.pdf")
+    parser.add_argument("--format", choices=("dot", "svg"), default="dot", help="printed format without -o")
+    parser.add_argument("--engine", choices=("builtin", "dot"), default="builtin",
+                        help="SVG layout: ours (default) or Graphviz")
+    parser.add_argument("--detail", choices=("variables", "ops"), default="variables",
+                        help=".meta graphs: variables and initializers (default) or every op")
+    parser.add_argument("--all", action="store_true", help="object graphs: also the optimizer's bookkeeping lists")
+    parser.add_argument("--title", help="title over the picture")
+    parser.set_defaults(run=run_picture)
+
+    parser = subparsers.add_parser(
+        "meta", parents=[common], help="list a .meta file: ops by type, variables, collections, saver_def",
+        description="Describe a MetaGraphDef (.meta, binary or text): ops by type, variables, collections and "
+                    "the saver_def.")
+    parser.add_argument("meta", help="FILE.meta (or a checkpoint prefix with a .meta beside it)")
+    parser.set_defaults(run=run_meta)
+
+
+def read_meta(path: str):
+    """The MetaGraphDef of a .meta file (or of ``<prefix>.meta``), with CLI errors."""
+    from saver.meta_graph import read_meta_graph_file
+    candidates = [path] if path.endswith(".meta") else [path + ".meta", path]
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            try:
+                return read_meta_graph_file(candidate), candidate
+            except OSError as error:
+                raise CliError(f"{candidate}: {error}", EXIT_DAMAGED) from error
+    raise CliError(f"{candidates[0]}: no such .meta file", EXIT_NOT_FOUND)
+
+
+def _meta_figure(path: str, args):
+    from graph import graph as graph_lib
+    from graph import picture as graph_picture
+    from saver.meta_graph import import_graph_def, import_meta_graph
+    meta, filename = read_meta(path)
+    title = args.title if args.title is not None else filename
+    with graph_lib.Graph().as_default() as graph:
+        try:  # control-flow contexts are not needed for a picture
+            import_meta_graph(meta, restore_collections_predicate=lambda key: key not in _SKIPPED_COLLECTIONS)
+            return graph_picture.figure(graph, args.detail, title)
+        except (ValueError, TypeError, KeyError):
+            pass  # the collections do not rebuild: draw the ops alone (initializers found by name)
+    with graph_lib.Graph().as_default() as graph:
+        try:
+            import_graph_def(meta.graph_def, name="")
+        except (ValueError, TypeError, KeyError) as error:
+            raise CliError(f"{filename}: cannot rebuild its graph: {error}", EXIT_DAMAGED) from error
+        return graph_picture.figure(graph, args.detail, title)
+
+
+def run_picture(args, out: TextIO) -> int:
+    """The ``picture`` command."""
+    from graph.picture import write_figure
+    from saver import picture
+    from saver.cli.sources import open_reader
+    from saver.object_graph import OBJECT_GRAPH_PROTO_KEY
+    if args.source.endswith(".meta"):
+        figure = _meta_figure(args.source, args)
+    else:
+        with open_reader(args.source) as reader:
+            if reader.has_tensor(OBJECT_GRAPH_PROTO_KEY):
+                figure = picture.figure(reader, reader, simplify=not args.all, title=args.title)
+            elif os.path.isfile(reader.prefix + ".meta"):
+                figure = _meta_figure(reader.prefix + ".meta", args)
+            else:
+                raise CliError(f"{reader.prefix}: a name-based (TF1) checkpoint has no object graph to draw, and "
+                               f"there is no {reader.prefix}.meta beside it", EXIT_NOT_FOUND)
+    if args.output:
+        write_figure(figure, args.output, args.engine)
+        if args.json:
+            dump_json({"output": args.output, "nodes": len(figure.nodes), "edges": len(figure.edges)}, out)
+        else:
+            out.write(f"wrote {args.output} ({len(figure.nodes)} nodes, {len(figure.edges)} edges)\n")
+    else:
+        out.write(figure.to_svg() if args.format == "svg" else figure.to_dot())
+    return EXIT_OK
+
+
+def _collection_summary(meta) -> dict:
+    summary = {}
+    for key in sorted(meta.collection_def):
+        kind = meta.collection_def[key].which_oneof("kind")
+        values = getattr(meta.collection_def[key], kind).value if kind else []
+        summary[key] = {"kind": kind, "count": len(values)}
+    return summary
+
+
+def run_meta(args, out: TextIO) -> int:
+    """The ``meta`` command."""
+    from saver.meta_graph import VariableDef, describe_meta_graph
+    meta, filename = read_meta(args.meta)
+    if not args.json:
+        out.write(f"meta graph {filename}\n")
+        out.write(describe_meta_graph(meta).rstrip("\n") + "\n")
+        return EXIT_OK
+    counts: dict = {}
+    for node in meta.graph_def.node if meta.graph_def else ():
+        counts[node.op] = counts.get(node.op, 0) + 1
+    variables = []
+    if "variables" in meta.collection_def and meta.collection_def["variables"].which_oneof("kind") == "bytes_list":
+        for value in meta.collection_def["variables"].bytes_list.value:
+            proto = VariableDef.from_bytes(value)
+            variables.append({"name": proto.variable_name, "initializer": proto.initializer_name,
+                              "trainable": bool(proto.trainable)})
+    saver_def = None
+    if meta.saver_def is not None:
+        saver_def = {field: getattr(meta.saver_def, field) for field in (
+            "filename_tensor_name", "save_tensor_name", "restore_op_name", "max_to_keep", "sharded",
+            "keep_checkpoint_every_n_hours")}
+        saver_def["version"] = int(meta.saver_def.version or 0)
+    dump_json({"meta": filename, "ops_by_type": counts, "variables": variables,
+               "collections": _collection_summary(meta), "saver_def": saver_def}, out)
+    return EXIT_OK

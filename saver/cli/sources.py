@@ -1,0 +1,102 @@
+"""Sources of the command line: opening checkpoints (paths or URLs) and describing their entries."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from typing import Dict, Iterator, List
+
+import numpy as np
+
+from saver.cli.output import EXIT_NOT_FOUND, EXIT_REFUSED, CliError
+
+__all__ = ["Entry", "open_reader", "describe_entries", "check_output_free", "output_prefix"]
+
+
+@dataclasses.dataclass
+class Entry:
+    """What `inspect` shows of one tensor."""
+    key: str
+    dtype: str
+    shape: List[int]
+    size: int          # bytes in the data files
+    shard: int         # data file holding it (-1: several, for slices)
+    slices: List[str]  # save-slices of a partitioned tensor
+
+
+@contextlib.contextmanager
+def open_reader(path: str) -> Iterator[object]:
+    """A CheckpointReader for a path, directory or URL, closed afterwards."""
+    from saver import remote
+    reader = remote.open_checkpoint(path)
+    try:
+        yield reader
+    finally:
+        reader.close()
+
+
+def describe_entries(reader) -> Dict[str, Entry]:
+    """key -> Entry for every tensor (slice keys folded into their tensor)."""
+    shapes = reader.get_variable_to_shape_map()
+    types = reader.get_variable_to_dtype_map()
+    entries = {}
+    raw: Dict[bytes, object] = {}
+    bundle = None
+    if getattr(reader, "format", "V2") == "V2":
+        from saver.bundle import BundleReader
+        bundle = BundleReader(reader.prefix)
+        raw = dict(bundle.raw_items())
+    try:
+        from saver.bundle import slice_from_proto
+        from saver.coding import encode_tensor_name_slice
+        for key in sorted(shapes):
+            dtype, shape = types[key], shapes[key]
+            size = int(np.prod(shape, dtype=np.int64)) * (dtype.size or 0)
+            shard, slices = 0, []
+            entry = raw.get(key.encode("utf-8", "surrogateescape"))
+            if entry is not None:
+                if entry.slices:
+                    parts = [slice_from_proto(s) for s in entry.slices]
+                    slices = [str(p) for p in parts]
+                    part_entries = [raw.get(encode_tensor_name_slice(key.encode("utf-8", "surrogateescape"), p))
+                                    for p in parts]
+                    size = sum(e.size for e in part_entries if e is not None)
+                    shard_ids = {e.shard_id for e in part_entries if e is not None}
+                    shard = shard_ids.pop() if len(shard_ids) == 1 else -1
+                else:
+                    size, shard = entry.size, entry.shard_id
+            entries[key] = Entry(key, dtype.name, list(shape), int(size), int(shard), slices)
+    finally:
+        if bundle is not None:
+            bundle.close()
+    return entries
+
+
+def output_prefix(path: str) -> str:
+    """A checkpoint prefix to write: ``dir/`` or an existing directory becomes ``dir/ckpt``."""
+    from saver import remote
+    local = remote.local_path(path)
+    if local is not None and (local.endswith(os.sep) or os.path.isdir(local)):
+        return os.path.join(local, "ckpt")
+    return path
+
+
+def check_output_free(path: str, force: bool, what: str = "checkpoint") -> None:
+    """Refuses (exit 6) to overwrite an existing checkpoint or file unless ``force``."""
+    from saver import remote
+    if force:
+        return
+    local = remote.local_path(path)
+    candidates = [path] if what == "file" else [path + ".index"]
+    if local is not None:
+        exists = any(os.path.exists(remote.local_path(c)) for c in candidates)
+    else:
+        fs, inner = remote.filesystem(path)
+        exists = any(fs.exists(remote.filesystem(c)[1]) for c in candidates)
+    if exists:
+        raise CliError(f"{candidates[0]}: already exists (use --force to overwrite)", EXIT_REFUSED)
+    if local is not None:
+        parent = os.path.dirname(os.path.abspath(local))
+        if not os.path.isdir(parent) and not os.path.isdir(os.path.dirname(parent)):
+            raise CliError(f"{os.path.dirname(local)}: no such directory", EXIT_NOT_FOUND)
