@@ -1,0 +1,874 @@
+"""GraphDef and its messages: a Graph as TensorFlow's protobufs, and GraphDefs imported as ops.
+
+Messages (tensorflow/core/framework/*.proto; tf-checkpoint-format.md §7)::
+
+    GraphDef      : 1 node NodeDef*, 2 library (kept as unknown bytes), 3 version int32, 4 versions VersionDef
+    NodeDef       : 1 name, 2 op, 3 input string* ('^x' = control input), 4 device, 5 attr map<string, AttrValue>
+    AttrValue     : oneof value {1 list ListValue, 2 s bytes, 3 i int64, 4 f float, 5 b bool, 6 type DataType,
+                    7 shape, 8 tensor, 9 placeholder string, 10 func NameAttrList}
+    ListValue     : 2 s*, 3 i* (packed), 4 f*, 5 b*, 6 type*, 7 shape*, 8 tensor*, 9 func*
+    TensorProto   : 1 dtype, 2 tensor_shape, 4 tensor_content (raw little-endian), 5.. typed *_val fields
+    VariableDef   : 1 variable_name, 2 initializer_name, 3 snapshot_name, 4 save_slice_info_def, 5 is_resource,
+                    6 initial_value_name, 7 trainable, 8 synchronization, 9 aggregation
+    OpDef         : read from a MetaGraphDef's stripped_op_list to type ops that have no kernel here
+
+Our ops keep attrs as Python values (DType, TensorShape, ndarray, bool/int/float, str/bytes, lists,
+``_class`` as a list of ``b"loc:@name"``); ``attr_value_of`` / ``python_value_of`` convert both ways.
+``import_graph_def`` rebuilds ops from NodeDefs: an op type without a kernel still imports, typed
+from the producer's OpDef, from ``_output_shapes`` and its type attrs; only running it fails.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from graph import dtypes as dtypes_lib
+from graph import graph as graph_lib
+from graph import kernels
+from graph.protobuf import (BOOL, BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, UINT32, UINT64, Field, MapField,
+                            Message, encode_varint, enum)
+from graph.shapes import TensorShape
+
+__all__ = [
+    "DataType", "VersionDef", "TensorShapeProto", "ResourceHandleProto", "TensorProto", "VariantTensorDataProto",
+    "AttrValue", "NameAttrList", "NodeDef", "GraphDef", "OpDef", "OpList", "VariableDef", "SaveSliceInfoDef",
+    "GRAPH_DEF_VERSION", "attr_value_of", "python_value_of", "tensor_proto_of", "ndarray_of",
+    "shape_proto_of", "tensor_shape_of", "node_def_of", "graph_def_of", "graph_def_bytes", "import_graph_def",
+]
+
+# TF_GRAPH_DEF_VERSION of TensorFlow 2.21 (core/public/version.h), the release our NodeDefs were checked against.
+GRAPH_DEF_VERSION = 2474
+_OUTPUT_SHAPES = "_output_shapes"  # attr TF adds on export (add_shapes=True): one shape per output
+
+DataType = enum("DataType", {"DT_INVALID": 0, **{
+    dtypes_lib.as_dtype(number).proto_name: number
+    for number in list(range(1, 31)) + list(range(101, 131))}})
+
+
+# ------------------------------------------------------------------------------------- messages
+
+
+class VersionDef(Message):
+    """tensorflow/core/framework/versions.proto."""
+    producer = Field(1, INT32)
+    min_consumer = Field(2, INT32)
+    bad_consumers = Field(3, INT32, repeated=True)
+
+
+class TensorShapeProto(Message):
+    """tensorflow/core/framework/tensor_shape.proto."""
+
+    class Dim(Message):
+        """One dimension: size (-1 = unknown) and an optional name."""
+        size = Field(1, INT64)
+        name = Field(2, STRING)
+
+    dim = Field(2, Dim, repeated=True)
+    unknown_rank = Field(3, BOOL)
+
+    @classmethod
+    def from_shape(cls, shape) -> "TensorShapeProto":
+        """The proto of a fully known shape (a sequence of ints)."""
+        return cls(dim=[cls.Dim(size=int(d)) for d in shape])
+
+    def to_shape(self) -> tuple[int, ...]:
+        """The dimension sizes as a tuple."""
+        return tuple(d.size for d in self.dim)
+
+
+class ResourceHandleProto(Message):
+    """tensorflow/core/framework/resource_handle.proto."""
+
+    class DtypeAndShape(Message):
+        """dtype and shape of one resource component."""
+        dtype = Field(1, DataType)
+        shape = Field(2, TensorShapeProto)
+
+    device = Field(1, STRING)
+    container = Field(2, STRING)
+    name = Field(3, STRING)
+    hash_code = Field(4, UINT64)
+    maybe_type_name = Field(5, STRING)
+    dtypes_and_shapes = Field(6, DtypeAndShape, repeated=True)
+
+
+class TensorProto(Message):
+    """tensorflow/core/framework/tensor.proto."""
+    dtype = Field(1, DataType)
+    tensor_shape = Field(2, TensorShapeProto)
+    version_number = Field(3, INT32)
+    tensor_content = Field(4, BYTES)
+    float_val = Field(5, FLOAT, repeated=True)
+    double_val = Field(6, DOUBLE, repeated=True)
+    int_val = Field(7, INT32, repeated=True)
+    string_val = Field(8, BYTES, repeated=True)
+    scomplex_val = Field(9, FLOAT, repeated=True)
+    int64_val = Field(10, INT64, repeated=True)
+    bool_val = Field(11, BOOL, repeated=True)
+    dcomplex_val = Field(12, DOUBLE, repeated=True)
+    half_val = Field(13, INT32, repeated=True)
+    resource_handle_val = Field(14, ResourceHandleProto, repeated=True)
+    variant_val = Field(15, lambda: VariantTensorDataProto, repeated=True)
+    uint32_val = Field(16, UINT32, repeated=True)
+    uint64_val = Field(17, UINT64, repeated=True)
+    float8_val = Field(18, BYTES)
+
+
+class VariantTensorDataProto(Message):
+    """tensorflow/core/framework/tensor.proto: the serialized body of one DT_VARIANT element."""
+    type_name = Field(1, STRING)
+    metadata = Field(2, BYTES)
+    tensors = Field(3, TensorProto, repeated=True)
+
+
+class NameAttrList(Message):
+    """tensorflow/core/framework/attr_value.proto: a function name and its attrs."""
+    name = Field(1, STRING)
+    attr = MapField(2, STRING, lambda: AttrValue)
+
+
+class AttrValue(Message):
+    """tensorflow/core/framework/attr_value.proto: one attr value (a oneof)."""
+
+    class ListValue(Message):
+        """A list-valued attr: one of the repeated fields is used."""
+        s = Field(2, BYTES, repeated=True)
+        i = Field(3, INT64, repeated=True)
+        f = Field(4, FLOAT, repeated=True)
+        b = Field(5, BOOL, repeated=True)
+        type = Field(6, DataType, repeated=True)
+        shape = Field(7, TensorShapeProto, repeated=True)
+        tensor = Field(8, TensorProto, repeated=True)
+        func = Field(9, NameAttrList, repeated=True)
+
+    list = Field(1, ListValue, oneof="value")
+    s = Field(2, BYTES, oneof="value")
+    i = Field(3, INT64, oneof="value")
+    f = Field(4, FLOAT, oneof="value")
+    b = Field(5, BOOL, oneof="value")
+    type = Field(6, DataType, oneof="value")
+    shape = Field(7, TensorShapeProto, oneof="value")
+    tensor = Field(8, TensorProto, oneof="value")
+    placeholder = Field(9, STRING, oneof="value")
+    func = Field(10, NameAttrList, oneof="value")
+
+
+class NodeDef(Message):
+    """tensorflow/core/framework/node_def.proto."""
+
+    class ExperimentalDebugInfo(Message):
+        """Names of the nodes this node was made from."""
+        original_node_names = Field(1, STRING, repeated=True)
+        original_func_names = Field(2, STRING, repeated=True)
+
+    name = Field(1, STRING)
+    op = Field(2, STRING)
+    input = Field(3, STRING, repeated=True)
+    device = Field(4, STRING)
+    attr = MapField(5, STRING, AttrValue)
+    experimental_debug_info = Field(6, ExperimentalDebugInfo)
+
+
+class GraphDef(Message):
+    """tensorflow/core/framework/graph.proto (the function library is kept as unknown bytes)."""
+    node = Field(1, NodeDef, repeated=True)
+    version = Field(3, INT32)
+    versions = Field(4, VersionDef)
+
+
+class OpDef(Message):
+    """tensorflow/core/framework/op_def.proto: an op's signature (read from stripped_op_list)."""
+
+    class ArgDef(Message):
+        """One input or output: a fixed type, a type attr, a number attr or a type-list attr."""
+        name = Field(1, STRING)
+        description = Field(2, STRING)
+        type = Field(3, DataType)
+        type_attr = Field(4, STRING)
+        number_attr = Field(5, STRING)
+        type_list_attr = Field(6, STRING)
+        is_ref = Field(16, BOOL)
+
+    class AttrDef(Message):
+        """One attr: name, type name, default and constraints."""
+        name = Field(1, STRING)
+        type = Field(2, STRING)
+        default_value = Field(3, AttrValue)
+        description = Field(4, STRING)
+        has_minimum = Field(5, BOOL)
+        minimum = Field(6, INT64)
+        allowed_values = Field(7, AttrValue)
+
+    class OpDeprecation(Message):
+        """Since which GraphDef version an op is deprecated."""
+        version = Field(1, INT32)
+        explanation = Field(2, STRING)
+
+    name = Field(1, STRING)
+    input_arg = Field(2, ArgDef, repeated=True)
+    output_arg = Field(3, ArgDef, repeated=True)
+    attr = Field(4, AttrDef, repeated=True)
+    summary = Field(5, STRING)
+    description = Field(6, STRING)
+    deprecation = Field(8, OpDeprecation)
+    is_aggregate = Field(16, BOOL)
+    is_stateful = Field(17, BOOL)
+    is_commutative = Field(18, BOOL)
+    allows_uninitialized_input = Field(19, BOOL)
+    control_output = Field(20, STRING, repeated=True)
+    is_distributed_communication = Field(21, BOOL)
+
+
+class OpList(Message):
+    """tensorflow/core/framework/op_def.proto: a list of OpDefs."""
+    op = Field(1, OpDef, repeated=True)
+
+
+class SaveSliceInfoDef(Message):
+    """tensorflow/core/framework/variable.proto: where a partition sits in its full variable."""
+    full_name = Field(1, STRING)
+    full_shape = Field(2, INT64, repeated=True)
+    var_offset = Field(3, INT64, repeated=True)
+    var_shape = Field(4, INT64, repeated=True)
+
+
+class VariableDef(Message):
+    """tensorflow/core/framework/variable.proto: a Variable's op and tensor names."""
+    variable_name = Field(1, STRING)
+    initializer_name = Field(2, STRING)
+    snapshot_name = Field(3, STRING)
+    save_slice_info_def = Field(4, SaveSliceInfoDef)
+    is_resource = Field(5, BOOL)
+    initial_value_name = Field(6, STRING)
+    trainable = Field(7, BOOL)
+    synchronization = Field(8, enum("VariableSynchronization", {
+        "VARIABLE_SYNCHRONIZATION_AUTO": 0, "VARIABLE_SYNCHRONIZATION_NONE": 1,
+        "VARIABLE_SYNCHRONIZATION_ON_WRITE": 2, "VARIABLE_SYNCHRONIZATION_ON_READ": 3}))
+    aggregation = Field(9, enum("VariableAggregation", {
+        "VARIABLE_AGGREGATION_NONE": 0, "VARIABLE_AGGREGATION_SUM": 1, "VARIABLE_AGGREGATION_MEAN": 2,
+        "VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA": 3}))
+
+
+# ------------------------------------------------------------------------------------- tensors and shapes
+
+# dtype name -> the TensorProto field holding its values when not in tensor_content (tensor_util.py).
+_VAL_FIELD = {
+    "float32": "float_val", "float64": "double_val", "int32": "int_val", "uint8": "int_val", "int16": "int_val",
+    "int8": "int_val", "uint16": "int_val", "int4": "int_val", "uint4": "int_val", "qint8": "int_val",
+    "quint8": "int_val", "qint16": "int_val", "quint16": "int_val", "qint32": "int_val", "int64": "int64_val",
+    "uint32": "uint32_val", "uint64": "uint64_val", "bool": "bool_val", "float16": "half_val",
+    "bfloat16": "half_val", "complex64": "scomplex_val", "complex128": "dcomplex_val", "string": "string_val",
+}
+
+
+def shape_proto_of(shape) -> TensorShapeProto:
+    """A TensorShape (or list of ints / None) as a TensorShapeProto; unknown dims are -1."""
+    shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    if shape.ndims is None:
+        return TensorShapeProto(unknown_rank=True)
+    return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d) for d in shape.as_list()])
+
+
+def tensor_shape_of(proto: TensorShapeProto) -> TensorShape:
+    """A TensorShapeProto as a TensorShape (-1 -> unknown dimension)."""
+    if proto.unknown_rank:
+        return TensorShape(None)
+    return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
+
+
+def _plain_values(dtype: dtypes_lib.DType, flat: np.ndarray) -> list:
+    name = dtype.name
+    if name == "string":
+        return [item.encode("utf-8") if isinstance(item, str) else bytes(item) for item in flat]
+    if name in ("float16", "bfloat16"):
+        return flat.view(np.uint16).astype(np.int64).tolist()
+    if name in ("complex64", "complex128"):
+        return np.stack([flat.real, flat.imag], axis=-1).reshape(-1).tolist()
+    if dtype.is_quantized:
+        return flat[flat.dtype.names[0]].astype(np.int64).tolist()
+    if name in ("int4", "uint4"):
+        return flat.astype(np.int64).tolist()
+    return flat.tolist()
+
+
+def tensor_proto_of(value, dtype=None) -> TensorProto:
+    """An ndarray as a TensorProto, as tensor_util.make_tensor_proto writes it.
+
+    Several elements go in ``tensor_content``, except that a tensor whose elements are all the
+    same is written as one value that TensorFlow repeats (as ``tf.zeros`` / ``tf.fill`` constants
+    are), so big uniform constants stay small.  Strings go in ``string_val``.
+
+    Raises:
+        TypeError: for resource/variant tensors or an array that fits no TensorFlow dtype.
+    """
+    array = np.asarray(value)
+    dtype = dtypes_lib.as_dtype(dtype if dtype is not None else array.dtype).base_dtype
+    proto = TensorProto(dtype=dtype.as_datatype_enum, tensor_shape=shape_proto_of(list(array.shape)))
+    if dtype.name not in _VAL_FIELD and not dtype.name.startswith("float8"):
+        raise TypeError(f"Cannot write a {dtype.name} tensor into a TensorProto.")
+    flat = array.reshape(-1)
+    if flat.size == 0:
+        return proto
+    if dtype.name == "string":
+        proto.string_val = _plain_values(dtype, flat)
+        return proto
+    if flat.dtype != dtype.numpy_dtype:
+        flat = flat.astype(dtype.numpy_dtype)
+    if flat.size > 1:
+        raw = np.ascontiguousarray(flat).view(np.uint8).reshape(flat.size, -1)
+        if not (raw == raw[0]).all():
+            little = flat.astype(flat.dtype.newbyteorder("<")) if flat.dtype.byteorder == ">" else flat
+            proto.tensor_content = np.ascontiguousarray(little).tobytes()
+            return proto
+        flat = flat[:1]
+    if dtype.name.startswith("float8"):
+        proto.float8_val = flat.tobytes()
+    else:
+        setattr(proto, _VAL_FIELD[dtype.name], _plain_values(dtype, flat))
+    return proto
+
+
+def ndarray_of(proto: TensorProto) -> np.ndarray:
+    """A TensorProto's value as an ndarray (tensor_util.MakeNdarray; short value lists repeat their last value).
+
+    Raises:
+        TypeError: for resource/variant tensors.
+        ValueError: when ``tensor_content`` has the wrong size.
+    """
+    dtype = dtypes_lib.as_dtype(proto.dtype).base_dtype
+    shape = tuple(proto.tensor_shape.to_shape()) if proto.tensor_shape is not None else ()
+    count = int(np.prod(shape, dtype=np.int64))
+    if dtype.name in ("resource", "variant") or dtype.numpy_dtype is None:
+        raise TypeError(f"Cannot convert a {dtype.name} TensorProto to a numpy array.")
+    np_dtype = dtype.numpy_dtype
+    if proto.tensor_content:
+        if len(proto.tensor_content) != count * np_dtype.itemsize:
+            raise ValueError(f"TensorProto of {dtype.name}{list(shape)} has {len(proto.tensor_content)} bytes "
+                             f"of tensor_content, expected {count * np_dtype.itemsize}")
+        return np.frombuffer(proto.tensor_content, dtype=np_dtype.newbyteorder("<")).astype(np_dtype).reshape(shape)
+    if dtype.name == "string":
+        values = list(proto.string_val)
+        if len(values) < count:
+            values += [values[-1] if values else b""] * (count - len(values))
+        out = np.empty(count, dtype=object)
+        out[:] = values[:count] if count else []
+        return out.reshape(shape)
+    if dtype.name.startswith("float8"):
+        values = np.frombuffer(proto.float8_val or b"", dtype=np_dtype)
+    else:
+        raw = getattr(proto, _VAL_FIELD[dtype.name])
+        if dtype.name in ("float16", "bfloat16"):
+            values = np.array(raw, dtype=np.uint16).view(np_dtype)
+        elif dtype.name in ("complex64", "complex128"):
+            pairs = np.array(raw, dtype=np.float64).reshape(-1, 2)
+            values = (pairs[:, 0] + 1j * pairs[:, 1]).astype(np_dtype)
+        elif dtype.is_quantized:
+            values = np.array([(v,) for v in raw], dtype=np_dtype)
+        else:
+            values = np.array(raw).astype(np_dtype)
+    if values.size == 0:
+        return np.zeros(shape, dtype=np_dtype)
+    if values.size < count:
+        values = np.concatenate([values, np.repeat(values[-1:], count - values.size)])
+    return values[:count].reshape(shape)
+
+
+# ------------------------------------------------------------------------------------- attrs
+
+
+def attr_value_of(value) -> AttrValue:
+    """One of our Python attr values as an AttrValue.
+
+    DType -> type, TensorShape -> shape, ndarray -> tensor, bool -> b, int -> i, float -> f,
+    bytes/str -> s, list/tuple -> list (element kind from the first element), AttrValue as is.
+
+    Raises:
+        TypeError: for a value no AttrValue field can hold.
+    """
+    if isinstance(value, AttrValue):
+        return value
+    if isinstance(value, dtypes_lib.DType):
+        return AttrValue(type=value.as_datatype_enum)
+    if isinstance(value, TensorShape):
+        return AttrValue(shape=shape_proto_of(value))
+    if isinstance(value, (bool, np.bool_)):
+        return AttrValue(b=bool(value))
+    if isinstance(value, (int, np.integer)):
+        return AttrValue(i=int(value))
+    if isinstance(value, (float, np.floating)):
+        return AttrValue(f=float(value))
+    if isinstance(value, str):
+        return AttrValue(s=value.encode("utf-8"))
+    if isinstance(value, (bytes, bytearray)):
+        return AttrValue(s=bytes(value))
+    if isinstance(value, np.ndarray):
+        return AttrValue(tensor=tensor_proto_of(value))
+    if isinstance(value, TensorProto):
+        return AttrValue(tensor=value)
+    if isinstance(value, TensorShapeProto):
+        return AttrValue(shape=value)
+    if isinstance(value, NameAttrList):
+        return AttrValue(func=value)
+    if isinstance(value, (list, tuple)):
+        items = [attr_value_of(item) for item in value]
+        listed = AttrValue.ListValue()
+        kinds = {item.which_oneof("value") for item in items}
+        if len(kinds) > 1 or "list" in kinds:
+            raise TypeError(f"A list attr must hold one kind of value, got {sorted(map(str, kinds))}: {value!r}")
+        if items:
+            kind = kinds.pop()
+            setattr(listed, kind, [getattr(item, kind) for item in items])
+        return AttrValue(list=listed)
+    raise TypeError(f"Cannot write attr value {value!r} of type {type(value).__name__} into an AttrValue.")
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def python_value_of(attr: AttrValue):
+    """An AttrValue as our Python attr value (the inverse of attr_value_of).
+
+    A scalar ``s`` becomes str when it is valid UTF-8 (bytes otherwise); list ``s`` items stay
+    bytes (``_class`` holds ``b"loc:@name"``).  func and placeholder values are kept as AttrValue.
+    """
+    kind = attr.which_oneof("value")
+    if kind is None or kind in ("func", "placeholder"):
+        return attr
+    value = getattr(attr, kind)
+    if kind == "s":
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return value
+    if kind == "type":
+        return dtypes_lib.as_dtype(value)
+    if kind == "shape":
+        return tensor_shape_of(value)
+    if kind == "tensor":
+        return _frozen(ndarray_of(value))
+    if kind != "list":
+        return value
+    for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+        items = getattr(value, field)
+        if not items:
+            continue
+        if field == "type":
+            return [dtypes_lib.as_dtype(item) for item in items]
+        if field == "shape":
+            return [tensor_shape_of(item) for item in items]
+        if field == "tensor":
+            return [_frozen(ndarray_of(item)) for item in items]
+        if field == "func":
+            return attr
+        return list(items)
+    return []
+
+
+# ------------------------------------------------------------------------------------- export
+
+
+# Encoded attr map entries, keyed by (attr name, value key): most attrs repeat across a graph
+# (T: DT_FLOAT, validate_shape: true, the same shapes), so a big graph encodes each only once.
+_ENTRY_CACHE: dict[tuple, bytes] = {}
+_ENTRY_CACHE_LIMIT = 200_000
+_NODE_ATTR_TAG = b"\x2a"  # NodeDef field 5 (attr), wire type 2
+_SMALL_TENSOR = 64  # constants with at most this many elements are cached by value
+
+
+def _value_key(value):
+    """A hashable key that identifies ``value``'s encoding, or None when it should not be cached."""
+    kind = type(value)
+    if kind is dtypes_lib.DType:
+        return ("t", value.as_datatype_enum)
+    if kind is TensorShape:
+        return ("shape", None if value.ndims is None else tuple(value.as_list()))
+    if kind is bool or kind is int or kind is str or kind is bytes:
+        return (kind.__name__, value)
+    if kind is float:
+        return ("f", np.float32(value).tobytes())
+    if kind is list or kind is tuple:
+        keys = tuple(_value_key(item) for item in value)
+        return None if None in keys else ("list", keys)
+    if kind is np.ndarray and value.size <= _SMALL_TENSOR:  # small constants repeat (zeros, shapes, names)
+        if value.dtype == object:
+            return ("nd", "O", value.shape, tuple(value.reshape(-1).tolist()))
+        return ("nd", value.dtype.str, value.shape, value.tobytes())
+    return None
+
+
+def _length_delimited(tag: bytes, body: bytes) -> bytes:
+    return tag + encode_varint(len(body)) + body
+
+
+def _attr_entry(name: str, value) -> bytes:
+    """The wire bytes of one NodeDef attr map entry (field 5: {1: name, 2: AttrValue})."""
+    key = _value_key(value)
+    if key is not None:
+        cache_key = (name, key)
+        entry = _ENTRY_CACHE.get(cache_key)
+        if entry is not None:
+            return entry
+    body = _length_delimited(b"\x0a", name.encode("utf-8")) + _length_delimited(b"\x12", attr_value_of(value).to_bytes())
+    entry = _length_delimited(_NODE_ATTR_TAG, body)
+    if key is not None:
+        if len(_ENTRY_CACHE) >= _ENTRY_CACHE_LIMIT:
+            _ENTRY_CACHE.clear()
+        _ENTRY_CACHE[cache_key] = entry
+    return entry
+
+
+def _string_field(tag: bytes, text: str) -> bytes:
+    return _length_delimited(tag, text.encode("utf-8")) if text else b""
+
+
+def _node_def_bytes(op, add_shapes: bool) -> bytes:
+    attrs = op._attrs
+    kernel = kernels.lookup(op._type)
+    if kernel is not None and kernel.default_attrs:
+        attrs = dict(attrs)
+        for name, default in kernel.default_attrs:
+            attrs.setdefault(name, default)
+    if add_shapes and op._outputs:
+        attrs = dict(attrs)
+        attrs[_OUTPUT_SHAPES] = [tensor._shape for tensor in op._outputs]
+    out = [_string_field(b"\x0a", op._name), _string_field(b"\x12", op._type)]
+    for tensor in op._inputs:
+        out.append(_length_delimited(b"\x1a", tensor._as_node_def_input().encode("utf-8")))
+    for control in op._control_inputs:
+        out.append(_length_delimited(b"\x1a", ("^" + control._name).encode("utf-8")))
+    out.append(_string_field(b"\x22", op._device))
+    for name in sorted(attrs):
+        value = attrs[name]
+        if value is None:  # an unset optional attr: TF has no null AttrValue
+            continue
+        try:
+            out.append(_attr_entry(name, value))
+        except TypeError as error:
+            if name.startswith("_"):  # this emulator's private bookkeeping (TF ignores unknown '_' attrs too)
+                continue
+            raise TypeError(f"Op '{op._name}' ({op._type}): attr '{name}': {error}") from error
+    return b"".join(out)
+
+
+def node_def_of(op, add_shapes: bool = False) -> NodeDef:
+    """``op`` as a NodeDef: TF's op type, inputs ('^name' for control inputs), device and every attr
+    (sorted by name), with the defaults its kernel registers for attrs the op does not set;
+    ``add_shapes`` adds ``_output_shapes``.  None-valued attrs and private ('_') attrs holding
+    Python objects no AttrValue can hold are left out.
+
+    Raises:
+        TypeError: naming the op and attr when an attr value cannot be written.
+    """
+    return NodeDef.from_bytes(_node_def_bytes(op, add_shapes))
+
+
+def graph_def_bytes(graph, add_shapes: bool = False) -> bytes:
+    """``graph`` as serialized GraphDef bytes, nodes in creation order (the fast path of graph_def_of)."""
+    out = [_length_delimited(b"\x0a", _node_def_bytes(op, add_shapes)) for op in graph.get_operations()]
+    out.append(_length_delimited(b"\x22", VersionDef(producer=GRAPH_DEF_VERSION).to_bytes()))
+    return b"".join(out)
+
+
+class _EncodedGraphDef(GraphDef):
+    """A GraphDef kept as its wire bytes until a field is read, so exporting a big graph never builds
+    one Message per node and attr (TF's 10,000-variable .meta holds ~1.5 million of them)."""
+
+    def __init__(self, data: bytes):  # noqa: D107 - deliberately skips Message.__init__
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_decoded", None)
+
+    def _decode(self) -> GraphDef:
+        if self._decoded is None:
+            object.__setattr__(self, "_decoded", GraphDef.from_bytes(self._data))
+        return self._decoded
+
+    @property
+    def _values(self):  # every field read or write goes through here: decode once, on first use
+        return self._decode()._values
+
+    @property
+    def _unknown(self):
+        return self._decode()._unknown
+
+    def to_bytes(self, deterministic: bool = False) -> bytes:
+        """The wire bytes (as encoded, while no field was touched)."""
+        return self._data if self._decoded is None else self._decoded.to_bytes(deterministic)
+
+
+def graph_def_of(graph, add_shapes: bool = False) -> GraphDef:
+    """``graph`` as a GraphDef, nodes in creation order (Graph.as_graph_def); decoded lazily."""
+    return _EncodedGraphDef(graph_def_bytes(graph, add_shapes))
+
+
+# ------------------------------------------------------------------------------------- import
+
+# Type attrs that name an op's output type, most specific first (used when there is no OpDef).
+_TYPE_ATTRS = ("dtype", "T", "out_type", "DstT", "Tout", "output_type", "type", "dtype_", "Tidx")
+_LIST_TYPE_ATTRS = ("dtypes", "Tout", "output_types", "component_types", "out_types", "T")
+_MERGE_TYPES = ("Merge", "RefMerge")  # while loops: their NextIteration input is a back edge
+
+
+def _parse_input(text: str) -> tuple[str, int, bool]:
+    """'^x' -> ('x', -1, True); 'x:2' -> ('x', 2, False); 'x' -> ('x', 0, False)."""
+    if text.startswith("^"):
+        return text[1:], -1, True
+    name, sep, index = text.rpartition(":")
+    if sep and index.isdigit():
+        return name, int(index), False
+    return text, 0, False
+
+
+def _op_def_outputs(op_def: OpDef, attrs: dict, node: NodeDef) -> list:
+    dtypes = []
+    for arg in op_def.output_arg:
+        try:
+            if arg.type_list_attr:
+                types = list(attrs[arg.type_list_attr])
+            else:
+                base = dtypes_lib.as_dtype(arg.type) if arg.type else attrs[arg.type_attr]
+                types = [base] * (int(attrs[arg.number_attr]) if arg.number_attr else 1)
+        except KeyError as error:
+            raise ValueError(f"Node '{node.name}' ({node.op}): NodeDef missing attr {error} that the op's "
+                             f"OpDef needs for output '{arg.name}'") from None
+        dtypes += [t._as_ref if arg.is_ref else t for t in types]
+    return dtypes
+
+
+def _guess_outputs(node: NodeDef, attrs: dict, inputs: list, count: int) -> list:
+    """Output dtypes of an op type with neither OpDef nor kernel: from its type attrs, else its first input."""
+    for name in _LIST_TYPE_ATTRS:
+        value = attrs.get(name)
+        if isinstance(value, list) and value and all(isinstance(v, dtypes_lib.DType) for v in value) \
+                and len(value) == count:
+            return list(value)
+    dtype = next((attrs[name] for name in _TYPE_ATTRS if isinstance(attrs.get(name), dtypes_lib.DType)), None)
+    if dtype is None:
+        dtype = inputs[0].dtype if inputs else dtypes_lib.float32
+    if inputs and inputs[0].dtype._is_ref_dtype and node.op.startswith(("Apply", "Assign", "Scatter", "Count")):
+        dtype = dtype.base_dtype._as_ref  # ref-updating ops return their ref input
+    return [dtype] * count
+
+
+def _output_count(node: NodeDef, shapes: list | None, used: dict) -> int:
+    if shapes is not None:
+        return len(shapes)
+    return used.get(node.name, -1) + 1
+
+
+def _topological_order(nodes: list, by_name: dict) -> list:
+    """Node indexes with producers first; a Merge waits only for its first input (back edges)."""
+    pending = {}
+    waiting: dict[str, list[int]] = {}
+    for index, node in enumerate(nodes):
+        deps = set()
+        for position, text in enumerate(node.input):
+            name, _, control = _parse_input(text)
+            if name in by_name and not (node.op in _MERGE_TYPES and position > 0 and not control):
+                deps.add(name)
+        deps.discard(node.name)
+        pending[index] = len(deps)
+        for name in deps:
+            waiting.setdefault(name, []).append(index)
+    ready = [index for index, count in pending.items() if count == 0]  # already sorted: a heap
+    order = []
+    while ready:
+        index = heapq.heappop(ready)  # the earliest ready node first: the GraphDef's order when it can be kept
+        order.append(index)
+        for user in waiting.get(nodes[index].name, ()):
+            pending[user] -= 1
+            if pending[user] == 0:
+                heapq.heappush(ready, user)
+    if len(order) != len(nodes):
+        stuck = sorted(nodes[i].name for i, count in pending.items() if count)
+        raise ValueError(f"GraphDef has a cycle that is not a while loop, through nodes: {', '.join(stuck[:10])}")
+    return order
+
+
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
+                     producer_op_list=None):
+    """Imports the nodes of ``graph_def`` into the default graph (tf.import_graph_def).
+
+    Nodes get the prefix ``name`` (default "import", made unique; "" for none; without a prefix a
+    name already in the graph is made unique).  ``input_map`` maps 'op:i' / '^op' names of the
+    GraphDef to tensors / ops of the graph.  Op types without a kernel here import as well, typed
+    from ``producer_op_list`` (the MetaGraphDef's stripped_op_list), ``_output_shapes`` and their
+    type attrs; running them raises UnimplementedError.
+
+    Returns:
+        The ops / tensors named in ``return_elements``, or None.
+
+    Raises:
+        ValueError: for unknown inputs, bad return elements, duplicate names or a cycle.
+    """
+    del op_dict  # accepted for TF1 compatibility; unused there too
+    if isinstance(graph_def, (bytes, bytearray, memoryview)):
+        graph_def = GraphDef.from_bytes(graph_def)
+    if not isinstance(graph_def, GraphDef):
+        raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}.")
+    input_map = dict(input_map or {})
+    for key, value in input_map.items():
+        if not isinstance(value, (graph_lib.Tensor, graph_lib.Operation)):
+            input_map[key] = graph_lib.convert_to_tensor(value)
+    graph = graph_lib.get_default_graph()
+    op_defs = {op_def.name: op_def for op_def in (producer_op_list.op if producer_op_list is not None else ())}
+    with graph_lib.name_scope(name, "import", [v for v in input_map.values()
+                                               if isinstance(v, graph_lib.Tensor)]) as scope:
+        prefix = scope[:-1] if scope else ""
+    return _import_nodes(graph, graph_def, input_map, return_elements, prefix, op_defs)
+
+
+def _unique_import_name(graph, name: str) -> str:
+    if graph._get_operation_or_none(name) is None:
+        return name
+    index = 1
+    while graph._get_operation_or_none(f"{name}_{index}") is not None:
+        index += 1
+    return f"{name}_{index}"
+
+
+def _import_nodes(graph, graph_def: GraphDef, input_map: dict, return_elements, prefix: str, op_defs: dict):
+    nodes = list(graph_def.node)
+    by_name = {}
+    for node in nodes:
+        if node.name in by_name:
+            raise ValueError(f"GraphDef has two nodes named '{node.name}'.")
+        by_name[node.name] = node
+    used: dict[str, int] = {}  # node name -> highest output index another node reads
+    for node in nodes:
+        for text in node.input:
+            source, index, control = _parse_input(text)
+            if not control:
+                used[source] = max(used.get(source, -1), index)
+    renamed = {}
+    for node in nodes:
+        full = f"{prefix}/{node.name}" if prefix else _unique_import_name(graph, node.name)
+        if graph._get_operation_or_none(full) is not None:
+            raise ValueError(f"Duplicate node name in graph: '{full}'")
+        renamed[node.name] = full
+    created = {}
+    unused_map = set(input_map)
+    back_edges = []
+
+    def resolve(node: NodeDef, text: str, position: int):
+        source, index, control = _parse_input(text)
+        key = "^" + source if control else f"{source}:{index}"
+        for candidate in ((key, text) if not control and index == 0 else (key,)):
+            if candidate in input_map:
+                unused_map.discard(candidate)
+                value = input_map[candidate]
+                return value if control or isinstance(value, graph_lib.Tensor) else value.outputs[0]
+        if source not in by_name:
+            raise ValueError(f"Node '{node.name}': Unknown input node '{text}'")
+        producer = created.get(source)
+        if producer is None:
+            back_edges.append((node.name, position, source, index))
+            return None
+        if control:
+            return producer
+        if index >= len(producer._outputs):
+            raise ValueError(f"Node '{node.name}': input '{text}' refers to output {index} of '{source}', "
+                             f"which has {len(producer._outputs)} outputs")
+        return producer._outputs[index]
+
+    for node_index in _topological_order(nodes, by_name):
+        node = nodes[node_index]
+        data, controls = [], []
+        for position, text in enumerate(node.input):
+            value = resolve(node, text, position)
+            if value is None:
+                continue
+            (controls if text.startswith("^") else data).append(value)
+        controls = [c.op if isinstance(c, graph_lib.Tensor) else c for c in controls]
+        op = _create_imported_op(graph, node, renamed, data, controls, op_defs, used, prefix)
+        created[node.name] = op
+    for consumer, position, source, index in back_edges:  # while-loop back edges, now that all ops exist
+        op, producer = created[consumer], created[source]
+        tensor = producer._outputs[index]
+        op._inputs.insert(position, tensor)
+        tensor._consumers.append(op)
+    if unused_map:
+        raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(sorted(unused_map))}]")
+    _colocate_devices(created.values(), graph)
+    for op in created.values():
+        graph._names_in_use.setdefault(op._name.lower(), 1)  # later ops must not reuse imported names
+    graph._changed()
+    return _return_elements(graph, return_elements, renamed)
+
+
+def _create_imported_op(graph, node: NodeDef, renamed: dict, data: list, controls: list, op_defs: dict,
+                        used: dict, prefix: str):
+    attrs = {}
+    shapes = None
+    for key, value in node.attr.items():
+        if key == _OUTPUT_SHAPES:
+            shapes = [tensor_shape_of(s) for s in value.list.shape] if value.which_oneof("value") == "list" else None
+            continue
+        attrs[key] = python_value_of(value)
+    if prefix and "_class" in attrs:
+        attrs["_class"] = [b"loc:@" + prefix.encode() + b"/" + group[5:] if group.startswith(b"loc:@") else group
+                           for group in attrs["_class"]]
+    op_def = op_defs.get(node.op)
+    if op_def is not None:
+        for attr_def in op_def.attr:
+            if attr_def.name not in attrs and attr_def.default_value is not None:
+                attrs[attr_def.name] = python_value_of(attr_def.default_value)
+    kernel = kernels.lookup(node.op)
+    if kernel is not None:
+        for key, default in kernel.default_attrs:
+            attrs.setdefault(key, default)
+    if op_def is not None:
+        dtypes = _op_def_outputs(op_def, attrs, node)
+    elif kernel is not None and kernel.infer is not None:
+        dtypes = None
+    else:
+        dtypes = _guess_outputs(node, attrs, data, _output_count(node, shapes, used))
+    if dtypes is not None and shapes is not None and len(shapes) != len(dtypes):
+        shapes = None  # a stale _output_shapes; TF ignores it as well
+    try:
+        op = graph.create_op(node.op, data, dtypes=dtypes, name=renamed[node.name] + "/", attrs=dict(attrs),
+                             shapes=shapes if dtypes is not None else None, control_inputs=controls,
+                             compute_device=False)
+    except (TypeError, ValueError, KeyError) as error:
+        raise ValueError(f"Cannot import node '{node.name}' ({node.op}): {error}") from error
+    op._attrs = attrs  # exactly the NodeDef's attrs: no colocation added for ref inputs on import
+    if dtypes is None and shapes is not None and len(shapes) == len(op._outputs):
+        for tensor, shape in zip(op._outputs, shapes):
+            if tensor.shape.is_compatible_with(shape):
+                tensor.set_shape(shape)
+    op._device = node.device
+    if graph._device_stack:
+        from graph import device as device_lib
+        stack = list(graph._device_stack) + ([node.device] if node.device else [])
+        device_lib.apply_device_stack(op, stack)
+    return op
+
+
+def _colocate_devices(ops, graph) -> None:
+    """Ops colocated with another op take its device, as TF's importer does after placing all ops."""
+    for op in ops:
+        for group in op._attrs.get("_class") or ():
+            if not isinstance(group, bytes) or not group.startswith(b"loc:@"):
+                continue
+            target = graph._get_operation_or_none(group[5:].decode("utf-8", "replace"))
+            if target is not None and target is not op and target._device:
+                op._device = target._device
+                break
+
+
+def _return_elements(graph, names, renamed: dict):
+    if names is None:
+        return None
+    results = []
+    for name in names:
+        source, index, _ = _parse_input(name)
+        if source not in renamed:
+            raise ValueError(f"Requested return_element '{name}' not found in graph_def.")
+        if ":" in name:
+            results.append(graph.get_tensor_by_name(f"{renamed[source]}:{index}"))
+        else:
+            results.append(graph.get_operation_by_name(renamed[source]))
+    return results

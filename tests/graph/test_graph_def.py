@@ -1,0 +1,306 @@
+"""Tests for graph/graph_def.py: tensors and attrs as protos, NodeDef/GraphDef export, import_graph_def."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import graph.compat.v1 as tf
+from graph import dtypes, errors, kernels
+from graph import graph as graph_lib
+from graph.graph_def import (AttrValue, GraphDef, NodeDef, OpDef, OpList, TensorProto, VersionDef, attr_value_of,
+                             graph_def_bytes, graph_def_of, import_graph_def, ndarray_of, node_def_of,
+                             python_value_of, tensor_proto_of)
+from graph.shapes import TensorShape
+
+ARRAYS = [
+    np.array([1.5, -2.0, 3.25], np.float32), np.arange(6, dtype=np.float64).reshape(2, 3),
+    np.array([-128, 5, 127], np.int8), np.array([1, 2], np.int16), np.array([7, -9], np.int32),
+    np.array([2**40, -1], np.int64), np.array([0, 255], np.uint8), np.array([65535, 1], np.uint16),
+    np.array([2**32 - 1, 0], np.uint32), np.array([2**64 - 1, 3], np.uint64), np.array([True, False]),
+    np.array([1 + 2j, -3.5j], np.complex64), np.array([1e300 + 1j, 0], np.complex128),
+    np.array([0.5, -65504], np.float16), np.array([1.0, -3.0], ml_dtypes.bfloat16),
+    np.array([b"ab", b"", b"\x00\xff"], object), np.float32(4.0), np.zeros((0, 3), np.float32),
+    np.array(b"x", object), np.array([[7]], np.int64),
+]
+
+
+@pytest.mark.parametrize("array", ARRAYS, ids=lambda a: f"{a.dtype}{list(np.shape(a))}")
+def test_tensor_proto_round_trip(array):
+    proto = tensor_proto_of(array)
+    back = ndarray_of(TensorProto.from_bytes(proto.to_bytes()))
+    assert back.dtype == np.asarray(array).dtype and back.shape == np.shape(array)
+    assert back.tolist() == np.asarray(array).tolist()
+
+
+def test_uniform_tensor_is_one_value_and_others_are_content():
+    big = np.zeros((1000, 100), np.float32)
+    proto = tensor_proto_of(big)
+    assert proto.float_val == [0.0] and not proto.tensor_content and len(proto.to_bytes()) < 20
+    assert np.array_equal(ndarray_of(proto), big)
+    signed_zero = np.array([0.0, -0.0], np.float32)  # equal as numbers, different bits: not compacted
+    assert tensor_proto_of(signed_zero).tensor_content == signed_zero.tobytes()
+    assert tensor_proto_of(np.array([1, 2], np.int32)).tensor_content == b"\x01\0\0\0\x02\0\0\0"
+    assert tensor_proto_of(np.int64(0)).int64_val == [0]  # a scalar: one *_val (as TF's global_step zeros)
+
+
+def test_short_value_lists_repeat_the_last_value():
+    proto = TensorProto(dtype=3, tensor_shape=tensor_proto_of(np.zeros(4, np.int32)).tensor_shape, int_val=[1, 2])
+    assert ndarray_of(proto).tolist() == [1, 2, 2, 2]
+    with pytest.raises(ValueError, match="tensor_content"):
+        ndarray_of(TensorProto(dtype=1, tensor_shape=proto.tensor_shape, tensor_content=b"\0" * 3))
+
+
+@pytest.mark.parametrize("value", [
+    dtypes.float32, TensorShape([None, 3]), TensorShape(None), TensorShape([]), True, 0, -7, 0.25, "VALID", b"\xff",
+    [b"loc:@a", b"loc:@b"], [1, 2], [0.5], [False, True], [dtypes.int32, dtypes.string], [TensorShape([2])], [],
+])
+def test_attr_round_trip(value):
+    back = python_value_of(AttrValue.from_bytes(attr_value_of(value).to_bytes()))
+    assert back == value and type(back) is type(value)
+
+
+def test_attr_errors_name_the_op_and_attr():
+    with pytest.raises(TypeError, match="Cannot write attr value"):
+        attr_value_of(object())
+    with pytest.raises(TypeError, match="one kind"):
+        attr_value_of([1, "a"])
+    g = graph_lib.Graph()
+    with g.as_default():
+        op = g.create_op("NoOp", [], [], name="bad", attrs={"weird": {1: 2}})
+    with pytest.raises(TypeError, match="Op 'bad' \\(NoOp\\): attr 'weird'"):
+        node_def_of(op)
+
+
+def _small_graph():
+    g = graph_lib.Graph()
+    with g.as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        with tf.device("/cpu:0"):
+            y = tf.identity(x * v, name="y")
+        with tf.control_dependencies([y]):
+            done = tf.no_op(name="done")
+        init = tf.global_variables_initializer()
+    return g, v, x, y, done, init
+
+
+def test_node_def_inputs_device_attrs_and_defaults():
+    g, v, x, y, done, _ = _small_graph()
+    node = node_def_of(y.op, add_shapes=True)
+    assert (node.name, node.op, node.input, node.device) == ("y", "Identity", ["mul"], "/device:CPU:0")
+    assert python_value_of(node.attr["T"]) == dtypes.float32
+    assert python_value_of(node.attr["_output_shapes"]) == [TensorShape([None, 2])]
+    assert node_def_of(done).input == ["^y"]
+    assign = node_def_of(g.get_operation_by_name("v/Assign"))
+    assert assign.input == ["v", "v/initial_value"]
+    assert python_value_of(assign.attr["_class"]) == [b"loc:@v"]
+    assert assign.attr["use_locking"].b is True and assign.attr["validate_shape"].b is True
+    kernel = kernels.lookup("VariableV2")
+    variable = node_def_of(v.op)
+    for name, _ in kernel.default_attrs:  # registered defaults are written, as TF writes every attr
+        assert name in variable.attr
+
+
+def test_graph_def_lazy_decoding_matches_bytes():
+    g, *_ = _small_graph()
+    data = graph_def_bytes(g, add_shapes=True)
+    lazy = graph_def_of(g, add_shapes=True)
+    assert lazy.to_bytes() == data
+    assert [n.name for n in lazy.node] == [op.name for op in g.get_operations()]
+    assert lazy.versions == VersionDef(producer=2474)
+    assert GraphDef.from_bytes(data) == GraphDef.from_bytes(lazy.to_bytes())
+
+
+def test_import_graph_def_prefix_return_elements_and_run():
+    g, *_ = _small_graph()
+    graph_def = graph_def_of(g)
+    target = graph_lib.Graph()
+    with target.as_default():
+        y, init = import_graph_def(graph_def, return_elements=["y:0", "init"])
+        second = import_graph_def(graph_def, return_elements=["y:0"])[0]
+        assert y.name == "import/y:0" and second.name == "import_1/y:0"
+        assert y.shape.as_list() == [None, 2] and y.device == "/device:CPU:0"
+        assert target.get_operation_by_name("import/v/Assign").get_attr("_class") == [b"loc:@import/v"]
+        assert target.get_operation_by_name("import/done").control_inputs == [y.op]
+        with tf.Session() as sess:
+            sess.run(init)
+            assert sess.run(y, {"import/x:0": [[2.0, 3.0]]}).tolist() == [[2.0, 6.0]]
+
+
+def test_import_without_prefix_uniquifies_and_marks_names_used():
+    g, *_ = _small_graph()
+    target = graph_lib.Graph()
+    with target.as_default():
+        tf.constant(1.0, name="y")
+        (y,) = import_graph_def(graph_def_of(g), name="", return_elements=["y:0"])
+        assert y.name == "y_1:0" and target.get_operation_by_name("v").type == "VariableV2"
+        assert tf.constant(0.0, name="v").op.name == "v_1"  # imported names count as used
+
+
+def test_import_input_map_and_errors():
+    g, *_ = _small_graph()
+    graph_def = graph_def_of(g)
+    target = graph_lib.Graph()
+    with target.as_default():
+        feed = tf.constant([[1.0, 1.0]], name="feed")
+        (y,) = import_graph_def(graph_def, input_map={"x:0": feed}, return_elements=["y:0"], name="m")
+        assert y.op.inputs[0].op.inputs[0] is feed
+        with pytest.raises(ValueError, match="not found in graph_def: \\[nope:0\\]"):
+            import_graph_def(graph_def, input_map={"nope:0": feed})
+        with pytest.raises(ValueError, match="return_element 'zz' not found"):
+            import_graph_def(graph_def, return_elements=["zz"])
+        broken = GraphDef(node=[NodeDef(name="a", op="Identity", input=["ghost"])])
+        with pytest.raises(ValueError, match="Node 'a': Unknown input node 'ghost'"):
+            import_graph_def(broken)
+
+
+def test_op_without_kernel_imports_and_fails_only_when_run():
+    graph_def = GraphDef(node=[
+        NodeDef(name="x", op="Const", attr={"dtype": attr_value_of(dtypes.float32),
+                                            "value": attr_value_of(np.array([1.0, 4.0], np.float32))}),
+        NodeDef(name="weird", op="FancyUnknownOp", input=["x"],
+                attr={"T": attr_value_of(dtypes.float32), "_output_shapes": attr_value_of([TensorShape([2])] * 2)}),
+        NodeDef(name="out", op="Identity", input=["weird:1"], attr={"T": attr_value_of(dtypes.float32)}),
+    ])
+    target = graph_lib.Graph()
+    with target.as_default():
+        weird, x = import_graph_def(graph_def, name="", return_elements=["weird", "x:0"])
+        assert [t.dtype for t in weird.outputs] == [dtypes.float32] * 2
+        assert weird.outputs[1].shape.as_list() == [2]
+        assert node_def_of(weird).op == "FancyUnknownOp"  # it can be saved back
+        with tf.Session() as sess:
+            assert sess.run(x).tolist() == [1.0, 4.0]
+            with pytest.raises(errors.UnimplementedError, match="FancyUnknownOp"):
+                sess.run("out:0")
+
+
+def test_op_def_from_producer_list_types_outputs_and_fills_defaults():
+    op_def = OpDef(name="MyRefOp", output_arg=[OpDef.ArgDef(name="out", type_attr="T", is_ref=True),
+                                               OpDef.ArgDef(name="n", type=dtypes.int64.as_datatype_enum,
+                                                            number_attr="N")],
+                   attr=[OpDef.AttrDef(name="T", type="type"),
+                         OpDef.AttrDef(name="N", type="int", default_value=AttrValue(i=3))])
+    graph_def = GraphDef(node=[NodeDef(name="r", op="MyRefOp", attr={"T": attr_value_of(dtypes.int32)})])
+    target = graph_lib.Graph()
+    with target.as_default():
+        (op,) = import_graph_def(graph_def, name="", return_elements=["r"], producer_op_list=OpList(op=[op_def]))
+    assert [t.dtype for t in op.outputs] == [dtypes.int32_ref] + [dtypes.int64] * 3
+    assert op.get_attr("N") == 3
+
+
+def test_while_loop_back_edge_and_bad_cycles():
+    def node(name, op, *inputs, **attrs):
+        return NodeDef(name=name, op=op, input=list(inputs), attr={k: attr_value_of(v) for k, v in attrs.items()})
+    f32 = dtypes.float32
+    loop = GraphDef(node=[
+        node("merge", "Merge", "enter", "next", T=f32, N=2),
+        node("enter", "Const", dtype=f32, value=np.array(1.0, np.float32)),
+        node("next", "NextIteration", "merge", T=f32),
+    ])
+    target = graph_lib.Graph()
+    with target.as_default():
+        (merge,) = import_graph_def(loop, name="", return_elements=["merge"])
+        assert [t.op.name for t in merge.inputs] == ["enter", "next"]
+        assert merge in target.get_operation_by_name("next").outputs[0].consumers()
+        cycle = GraphDef(node=[node("a", "Identity", "b", T=f32), node("b", "Identity", "a", T=f32)])
+        with pytest.raises(ValueError, match="cycle.*a, b"):
+            import_graph_def(cycle)
+
+
+# ------------------------------------------------------------------------------------- TensorFlow as oracle
+
+
+@pytest.mark.tf
+def test_tensors_match_tensorflow(tf1):
+    from tensorflow.core.framework import tensor_pb2
+    for array in ARRAYS:
+        real = tensor_pb2.TensorProto.FromString(tensor_proto_of(array).to_bytes())
+        assert tf1.make_ndarray(real).tolist() == np.asarray(array).tolist()
+        theirs = tf1.make_tensor_proto(array)
+        mine = ndarray_of(TensorProto.from_bytes(theirs.SerializeToString()))
+        assert mine.tolist() == np.asarray(array).tolist()
+    assert tf1.make_ndarray(tensor_pb2.TensorProto.FromString(
+        tensor_proto_of(np.full((3, 2), 7, np.int64)).to_bytes())).tolist() == [[7, 7]] * 3
+
+
+def _representative_graph():
+    """Ops from every builder module, as a user's TF1 model has them."""
+    g = graph_lib.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        labels = tf.placeholder(tf.int32, [None], name="labels")
+        w = tf.get_variable("w", [4, 3], initializer=tf.glorot_uniform_initializer())
+        b = tf.get_variable("b", [3], initializer=tf.zeros_initializer())
+        n = tf.get_variable("n", [2], initializer=tf.random_normal_initializer(seed=1))
+        t = tf.get_variable("t", [2], initializer=tf.truncated_normal_initializer(seed=2))
+        logits = tf.nn.bias_add(tf.matmul(x, w), b)
+        probs = tf.nn.softmax(tf.nn.relu(logits))
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        stats = tf.concat([tf.reduce_sum(probs, axis=1, keepdims=True), tf.reduce_max(probs, axis=1, keepdims=True)],
+                          axis=1)
+        shaped = tf.reshape(tf.transpose(stats), [-1])
+        picked = tf.gather(shaped, tf.argmax(probs, axis=1))
+        casted = tf.cast(tf.greater(picked, 0.5), tf.float32) + tf.sqrt(tf.square(picked)) - tf.exp(-picked)
+        sliced = tf.strided_slice(tf.stack([casted, casted]), [0], [1], [1])
+        out = tf.identity(tf.where(tf.is_finite(sliced), sliced, tf.zeros_like(sliced)), name="out")
+        tf.assign_add(n, t)
+        tf.train.Saver()
+        tf.global_variables_initializer()
+    return g, x, labels, loss, out
+
+
+@pytest.mark.tf
+def test_every_node_has_the_attrs_tensorflow_requires(tf1):
+    from tensorflow.python.framework import op_def_registry
+    g, *_ = _representative_graph()
+    problems = []
+    for node in GraphDef.from_bytes(graph_def_bytes(g)).node:
+        op_def = op_def_registry.get(node.op)
+        if op_def is None:
+            problems.append(f"{node.name}: unknown op type {node.op}")
+            continue
+        known = {a.name for a in op_def.attr}
+        required = {a.name for a in op_def.attr if not a.HasField("default_value")}
+        missing = required - set(node.attr)
+        unknown = {k for k in node.attr if not k.startswith("_")} - known
+        if missing or unknown:
+            problems.append(f"{node.name} ({node.op}): missing {sorted(missing)}, not in OpDef {sorted(unknown)}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.tf
+def test_tensorflow_imports_our_graph_def_and_computes_the_same(tf1):
+    from tensorflow.core.framework import graph_pb2
+    g, x, labels, loss, out = _representative_graph()
+    feed = {x: np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0, labels: np.array([0, 2], np.int32)}
+    with tf.Session(graph=g) as sess:
+        sess.run("init")
+        ours = sess.run([loss, out], feed)
+        values = {name: sess.run(name + ":0") for name in ("w", "b")}
+    real = graph_pb2.GraphDef.FromString(graph_def_bytes(g, add_shapes=True))
+    tf1.import_graph_def(real, name="")
+    with tf1.Session() as sess:
+        sess.run("init")
+        for name, value in values.items():
+            sess.run(tf1.get_default_graph().get_tensor_by_name(name + ":0").op.outputs[0].op.name + "/Assign",
+                     {name + "/Initializer/" + ("zeros:0" if name == "b" else "random_uniform:0"): value})
+        theirs = sess.run([loss.name, out.name], {x.name: feed[x], labels.name: feed[labels]})
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+
+
+@pytest.mark.tf
+def test_tensorflow_graph_def_imports_here_and_computes_the_same(tf1):
+    x = tf1.placeholder(tf1.float32, [None, 3], name="x")
+    w = tf1.constant(np.arange(6, dtype=np.float32).reshape(3, 2), name="w")
+    y = tf1.nn.softmax(tf1.matmul(x, w) - tf1.reduce_mean(x), name="y")
+    feed = np.array([[1.0, -1.0, 0.5]], np.float32)
+    with tf1.Session() as sess:
+        expected = sess.run(y, {x: feed})
+    data = tf1.get_default_graph().as_graph_def(add_shapes=True).SerializeToString()
+    target = graph_lib.Graph()
+    with target.as_default():
+        (ours,) = import_graph_def(GraphDef.from_bytes(data), name="tf", return_elements=["y:0"])
+        assert ours.shape.as_list() == [None, 2]
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(ours, {"tf/x:0": feed}), expected, rtol=1e-6)
