@@ -755,6 +755,19 @@ class Graph:
         op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
         return id(op) not in self._unfetchable
 
+    # ----------------------------------------------------------------- serialization
+    def as_graph_def(self, from_version=None, add_shapes: bool = False):
+        """This graph as a GraphDef message (``graph.graph_def``), the form TensorFlow imports."""
+        del from_version  # every op is written; TF uses it for incremental exports
+        from graph import graph_def
+        return graph_def.graph_def_of(self, add_shapes=add_shapes)
+
+    @property
+    def graph_def_versions(self):
+        """The VersionDef written into GraphDefs (producer = TF 2.21's graph version)."""
+        from graph import graph_def
+        return graph_def.VersionDef(producer=graph_def.GRAPH_DEF_VERSION)
+
     # ----------------------------------------------------------------- default graph
     @contextlib.contextmanager
     def as_default(self):
