@@ -1,0 +1,759 @@
+"""Saver: TensorFlow 1.x's tf.train.Saver — var_list to checkpoint names, save/restore graph, retention.
+
+A Saver adds TensorFlow's save graph to the graph (training/saver.py, tf-checkpoint-format.md §7)::
+
+    save/filename/input  Const "model"           save/filename  PlaceholderWithDefault
+    save/Const           PlaceholderWithDefault  <- the filename_tensor_name fed by save()/restore()
+    save/SaveV2          SaveV2(save/Const, tensor_names, shape_and_slices, tensors...)
+    save/control_dependency  Identity(save/Const, ^save/SaveV2)  <- save_tensor_name
+    save/RestoreV2       RestoreV2 on /device:CPU:0 -> save/Assign, save/Assign_1, ...
+    save/restore_all     NoOp(^save/Assign...)  <- restore_op_name
+
+``sharded=True`` groups the saveables per canonical device (sorted), saves shard k to
+``<prefix>_temp/part-0000k-of-0000N`` and merges them with MergeV2Checkpoints (§3); the save tensor
+is then ``save/Identity``.  ``save()`` runs the save tensor, then writes the ``checkpoint`` state file
+and deletes old checkpoints exactly as TensorFlow does (§6); ``restore()`` runs ``save/restore_all``
+and falls back to a TF2 object-based checkpoint's name map (§8).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import time
+from collections import defaultdict
+from typing import Sequence
+
+import numpy as np
+
+from graph import dtypes as dtypes_lib
+from graph import errors
+from graph import graph as graph_lib
+from graph.graph import Operation, Tensor
+from saver import save_ops, saveable as saveable_lib, state as state_lib
+from saver.proto import BOOL, ENUM, FLOAT, INT32, STRING, Field, Message
+
+__all__ = [
+    "Saver", "SaverDef", "BaseSaverBuilder", "BulkSaverBuilder", "CheckpointNotFoundError",
+    "saver_from_object_based_checkpoint", "object_graph_key_mapping", "export_meta_graph",
+]
+
+logger = logging.getLogger(__name__)
+
+_SHARDED_TEMP_SUFFIX = os.path.normpath("_temp/part")  # _AddShardedSaveOpsForV2
+_S3_TEMP_SUFFIX = ".part"
+
+
+class SaverDef(Message):
+    """tensorflow/core/protobuf/saver.proto SaverDef (field numbers and defaults as TF's)."""
+
+    LEGACY, V1, V2 = 0, 1, 2  # CheckpointFormatVersion
+    filename_tensor_name = Field(1, STRING)
+    save_tensor_name = Field(2, STRING)
+    restore_op_name = Field(3, STRING)
+    max_to_keep = Field(4, INT32)
+    sharded = Field(5, BOOL)
+    keep_checkpoint_every_n_hours = Field(6, FLOAT)
+    version = Field(7, ENUM)
+
+    def CopyFrom(self, other: "SaverDef") -> None:  # noqa: N802 - protobuf's name
+        """Copies every field of ``other``."""
+        for field in self._fields:
+            setattr(self, field.name, getattr(other, field.name))
+
+    def SerializeToString(self) -> bytes:  # noqa: N802 - protobuf's name
+        """The wire bytes."""
+        return self.to_bytes()
+
+    @classmethod
+    def FromString(cls, data: bytes) -> "SaverDef":  # noqa: N802 - protobuf's name
+        """Parses wire bytes."""
+        return cls.from_bytes(data)
+
+
+class CheckpointNotFoundError(errors.NotFoundError, ValueError):
+    """No checkpoint at the path given to ``restore``: a NotFoundError, and a ValueError as in TensorFlow."""
+
+
+# ----------------------------------------------------------------- builder
+def _prepend_name_scope(name: str, import_scope: str | None) -> str:
+    if not import_scope:
+        return name
+    prefix = import_scope.rstrip("/")
+    if name.startswith("^"):
+        return "^" + prefix + "/" + name[1:]
+    return prefix + "/" + name
+
+
+def _strip_name_scope(name: str, export_scope: str | None) -> str:
+    if not export_scope:
+        return name
+    prefix = export_scope.rstrip("/") + "/"
+    return name[len(prefix):] if name.startswith(prefix) else name
+
+
+class BaseSaverBuilder:
+    """Builds the save and restore ops of a Saver (TensorFlow's BaseSaverBuilder)."""
+
+    SaveSpec = saveable_lib.SaveSpec
+    SaveableObject = saveable_lib.SaveableObject
+    VariableSaveable = saveable_lib.ReferenceVariableSaveable
+
+    def __init__(self, write_version: int = SaverDef.V2):
+        self._write_version = write_version
+        self.assign_targets: dict[str, tuple[str, str, str]] = {}  # Assign op -> (variable, key, slice)
+
+    def save_op(self, filename_tensor: Tensor, saveables):
+        """A SaveV2 (V1: SaveSlices) op saving every SaveSpec of ``saveables``."""
+        tensor_names, tensors, tensor_slices = [], [], []
+        for saveable in saveables:
+            for spec in saveable.specs:
+                tensor_names.append(spec.name)
+                tensors.append(spec.tensor)
+                tensor_slices.append(spec.slice_spec)
+        if self._write_version == SaverDef.V1:
+            return save_ops.save_slices(filename_tensor, tensor_names, tensor_slices, tensors, name="save")
+        if self._write_version == SaverDef.V2:
+            return save_ops.save_v2(filename_tensor, tensor_names, tensor_slices, tensors)
+        raise RuntimeError(f"Unexpected write_version: {self._write_version}")
+
+    def bulk_restore(self, filename_tensor, saveables, preferred_shard, restore_sequentially):
+        """One RestoreV2 per SaveSpec (BulkSaverBuilder reads them all in one op)."""
+        del restore_sequentially
+        all_tensors = []
+        for saveable in saveables:
+            device = saveable_lib.set_cpu0(saveable.device) if saveable.device else None
+            with graph_lib.device(device):
+                all_tensors.extend(self.restore_op(filename_tensor, saveable, preferred_shard))
+        return all_tensors
+
+    def restore_op(self, filename_tensor, saveable, preferred_shard):
+        """RestoreV2 ops for one saveable."""
+        del preferred_shard
+        return [save_ops.restore_v2(filename_tensor, [spec.name], [spec.slice_spec], [spec.dtype])[0]
+                for spec in saveable.specs]
+
+    def sharded_filename(self, filename_tensor, shard, num_shards):
+        """ShardedFilename(filename, shard, num_shards)."""
+        return save_ops.sharded_filename(filename_tensor, shard, num_shards)
+
+    def _AddSaveOps(self, filename_tensor, saveables):  # noqa: N802 - TF's name
+        from graph import ops
+        save = self.save_op(filename_tensor, saveables)
+        return ops.with_dependencies([save], filename_tensor)
+
+    def _AddShardedSaveOpsForV2(self, checkpoint_prefix, per_device):  # noqa: N802 - TF's name
+        from graph import ops
+        with graph_lib.device("CPU"):
+            suffix = save_ops.select(
+                save_ops.static_regex_full_match(checkpoint_prefix, "^s3://.*"),
+                ops.constant(_S3_TEMP_SUFFIX), ops.constant(_SHARDED_TEMP_SUFFIX))
+            tmp_checkpoint_prefix = save_ops.string_join([checkpoint_prefix, suffix])
+        num_shards = len(per_device)
+        sharded_saves, sharded_prefixes = [], []
+        num_shards_tensor = ops.constant(num_shards, name="num_shards")
+        last_device = None
+        for shard, (device, saveables) in enumerate(per_device):
+            last_device = device
+            with graph_lib.device(saveable_lib.set_cpu0(device)):
+                sharded_filename = self.sharded_filename(tmp_checkpoint_prefix, shard, num_shards_tensor)
+                sharded_prefixes.append(sharded_filename)
+                sharded_saves.append(self._AddSaveOps(sharded_filename, saveables))
+        with graph_lib.control_dependencies([x.op for x in sharded_saves]):
+            with graph_lib.device(saveable_lib.set_cpu0(last_device)):
+                merge_step = save_ops.merge_v2_checkpoints(sharded_prefixes, checkpoint_prefix,
+                                                           delete_old_dirs=True)
+                with graph_lib.control_dependencies([merge_step]):
+                    return ops.identity(checkpoint_prefix)
+
+    def _AddShardedSaveOps(self, filename_tensor, per_device):  # noqa: N802 - TF's name
+        from graph import ops
+        if self._write_version == SaverDef.V2:
+            return self._AddShardedSaveOpsForV2(filename_tensor, per_device)
+        num_shards = len(per_device)
+        sharded_saves = []
+        num_shards_tensor = ops.constant(num_shards, name="num_shards")
+        for shard, (device, saveables) in enumerate(per_device):
+            with graph_lib.device(device):
+                sharded_filename = self.sharded_filename(filename_tensor, shard, num_shards_tensor)
+                sharded_saves.append(self._AddSaveOps(sharded_filename, saveables))
+        with graph_lib.control_dependencies([x.op for x in sharded_saves]):
+            return save_ops.sharded_filespec(filename_tensor, num_shards_tensor)
+
+    def _AddRestoreOps(self, filename_tensor, saveables, restore_sequentially, reshape,  # noqa: N802
+                       preferred_shard=-1, name="restore_all"):
+        from graph import ops
+        all_tensors = self.bulk_restore(filename_tensor, saveables, preferred_shard, restore_sequentially)
+        assign_ops = []
+        index = 0
+        for saveable in saveables:
+            shapes = None
+            if reshape:
+                shapes = []
+                for spec in saveable.specs:
+                    value = spec.tensor
+                    shape = value.get_shape()
+                    if not shape.is_fully_defined():
+                        from graph import array_ops
+                        shape = array_ops.shape(value)
+                    shapes.append(shape)
+            saveable_tensors = all_tensors[index:index + len(saveable.specs)]
+            index += len(saveable.specs)
+            restore = saveable.restore(saveable_tensors, shapes)
+            assign_ops.append(restore)
+            restore_op = restore.op if isinstance(restore, Tensor) else restore
+            if isinstance(restore_op, Operation) and len(saveable.specs) == 1:
+                variable = saveable.op
+                variable_name = getattr(variable, "op", None)
+                variable_name = variable_name.name if variable_name is not None else str(variable)
+                spec = saveable.specs[0]
+                self.assign_targets[restore_op.name] = (variable_name, spec.name, spec.slice_spec)
+        return _group(assign_ops, name)
+
+    def _AddShardedRestoreOps(self, filename_tensor, per_device, restore_sequentially, reshape):  # noqa: N802
+        from graph import ops
+        sharded_restores = []
+        for shard, (device, saveables) in enumerate(per_device):
+            with graph_lib.device(device):
+                sharded_restores.append(self._AddRestoreOps(
+                    filename_tensor, saveables, restore_sequentially, reshape, preferred_shard=shard,
+                    name="restore_shard"))
+        return _group(sharded_restores, "restore_all")
+
+    def _GroupByDevices(self, saveables):  # noqa: N802 - TF's name
+        """[(canonical device, [saveables])] sorted by device string.
+
+        Raises:
+            ValueError: if the tensors of one saveable are on different devices.
+        """
+        from graph import device as device_lib
+        per_device = defaultdict(list)
+        for saveable in saveables:
+            canonical = {device_lib.canonical_name(spec.device) for spec in saveable.specs}
+            if len(canonical) != 1:
+                raise ValueError(f"All tensors of a saveable object must be on the same device: {saveable.name}")
+            per_device[canonical.pop()].append(saveable)
+        return sorted(per_device.items(), key=lambda item: item[0])
+
+    def build(self, names_to_saveables, reshape=False, sharded=False, max_to_keep=5,
+              keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+              filename="model") -> SaverDef:
+        """Adds the save and restore ops; returns the SaverDef naming them."""
+        return self._build_internal(names_to_saveables, reshape=reshape, sharded=sharded,
+                                    max_to_keep=max_to_keep,
+                                    keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours, name=name,
+                                    restore_sequentially=restore_sequentially, filename=filename)
+
+    def _build_internal(self, names_to_saveables, reshape=False, sharded=False, max_to_keep=5,
+                        keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+                        filename="model", build_save=True, build_restore=True) -> SaverDef:
+        if not build_save or not build_restore:
+            raise ValueError("save and restore operations need to be built together  when eager execution is "
+                             "not enabled.")
+        if not isinstance(names_to_saveables, dict):
+            names_to_saveables = saveable_lib.op_list_to_dict(names_to_saveables)
+        saveables = saveable_lib.validate_and_slice_inputs(names_to_saveables)
+        if max_to_keep is None:
+            max_to_keep = 0
+        graph = _graph_of_saveables(saveables)
+        with graph.as_default(), graph_lib.name_scope(name, "save", []) as name:
+            filename_tensor = _placeholder_with_default(filename or "model", "filename")
+            filename_tensor = _placeholder_with_default(filename_tensor, "Const")
+            if sharded:
+                per_device = self._GroupByDevices(saveables)
+                save_tensor = self._AddShardedSaveOps(filename_tensor, per_device)
+                restore_op = self._AddShardedRestoreOps(filename_tensor, per_device, restore_sequentially, reshape)
+            else:
+                save_tensor = self._AddSaveOps(filename_tensor, saveables)
+                restore_op = self._AddRestoreOps(filename_tensor, saveables, restore_sequentially, reshape)
+        return SaverDef(filename_tensor_name=filename_tensor.name, save_tensor_name=save_tensor.name,
+                        restore_op_name=restore_op.name, max_to_keep=max_to_keep, sharded=bool(sharded),
+                        keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours, version=self._write_version)
+
+
+class BulkSaverBuilder(BaseSaverBuilder):
+    """The default builder: one RestoreV2 op on /device:CPU:0 reads every tensor."""
+
+    def bulk_restore(self, filename_tensor, saveables, preferred_shard, restore_sequentially):
+        del restore_sequentially, preferred_shard
+        names, slices, dtypes = [], [], []
+        for saveable in saveables:
+            for spec in saveable.specs:
+                names.append(spec.name)
+                slices.append(spec.slice_spec)
+                dtypes.append(spec.dtype)
+        with graph_lib.device("cpu:0"):
+            return save_ops.restore_v2(filename_tensor, names, slices, dtypes)
+
+
+def _group(ops_list, name: str) -> Operation:
+    """``tf.group(*ops_list, name=name)`` as TensorFlow builds it (one NoOp per device, sorted, when the ops
+    span devices), attaching the control inputs in linear time: a Saver groups one Assign per variable."""
+    graph = graph_lib.get_default_graph()
+    ops_list = [item.op if isinstance(item, Tensor) else item for item in ops_list if item is not None]
+    with graph_lib.name_scope(name, "group_deps", ops_list) as scope:
+        by_device: dict[str, list] = {}
+        for op in ops_list:
+            by_device.setdefault(op.device or "", []).append(op)
+        if len(by_device) <= 1:
+            device = next(iter(by_device), "")
+            with graph_lib.device(device):
+                return _no_op_after(graph, ops_list, scope)
+        per_device = []
+        for device in sorted(by_device):
+            with graph_lib.device(device):
+                per_device.append(_no_op_after(graph, by_device[device], "NoOp"))
+        return _no_op_after(graph, per_device, scope)
+
+
+def _no_op_after(graph, deps, name: str) -> Operation:
+    """A NoOp with control inputs ``deps``.  Graph.control_dependencies deduplicates with list scans
+    (quadratic in len(deps)), so outside any control-dependency context the inputs are attached here."""
+    if graph._control_dependencies_stack or len(deps) < 64:
+        with graph.control_dependencies(deps):
+            return graph.create_op("NoOp", [], [], name=name)
+    op = graph.create_op("NoOp", [], [], name=name)
+    seen: set[int] = set()
+    controls = []
+    for dep in deps:
+        if id(dep) not in seen:
+            seen.add(id(dep))
+            controls.append(dep)
+    op._control_inputs = controls
+    for dep in controls:
+        dep._control_outputs.append(op)
+    graph._changed()
+    return op
+
+
+def _graph_of_saveables(saveables) -> graph_lib.Graph:
+    for saveable in saveables:
+        for candidate in (saveable.op, saveable.specs[0]._tensor if saveable.specs else None):
+            graph = getattr(candidate, "graph", None)
+            if isinstance(graph, graph_lib.Graph):
+                return graph
+    return graph_lib.get_default_graph()
+
+
+def _placeholder_with_default(value, name: str) -> Tensor:
+    """``PlaceholderWithDefault`` named as TF's op wrapper names it (the default Const is ``<name>/input``)."""
+    from graph import ops
+    from graph.shapes import TensorShape
+    graph = graph_lib.get_default_graph()
+    with graph.name_scope(name) as scope:
+        if not isinstance(value, Tensor):
+            value = ops.constant(value, dtype=dtypes_lib.string, name="input")
+        return graph.create_op("PlaceholderWithDefault", [value], [dtypes_lib.string], name=scope,
+                               attrs={"dtype": dtypes_lib.string, "shape": TensorShape([])},
+                               shapes=[TensorShape([])]).outputs[0]
+
+
+# ----------------------------------------------------------------- meta graph hook
+def _meta_graph_module():
+    """saver.meta_graph if it exists (the .meta writer), else None: never write a .meta TF cannot import."""
+    try:
+        if importlib.util.find_spec("saver.meta_graph") is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    from saver import meta_graph
+    return meta_graph if hasattr(meta_graph, "export_meta_graph") else None
+
+
+def export_meta_graph(filename=None, **kwargs):
+    """``tf.train.export_meta_graph`` (delegates to saver.meta_graph).
+
+    Raises:
+        NotImplementedError: while saver.meta_graph does not exist.
+    """
+    module = _meta_graph_module()
+    if module is None:
+        raise NotImplementedError("Writing MetaGraphDef (.meta) files needs saver.meta_graph, which this "
+                                  "installation does not have.")
+    return module.export_meta_graph(filename=filename, **kwargs)
+
+
+# ----------------------------------------------------------------- Saver
+def _is_session(sess) -> bool:
+    from graph import session as session_lib
+    return isinstance(sess, session_lib.BaseSession) or (hasattr(sess, "run") and hasattr(sess, "graph"))
+
+
+def _as_str(value) -> str:
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    if isinstance(value, (bytes, np.bytes_)):
+        return bytes(value).decode("utf-8", "surrogateescape")
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
+class Saver:
+    """Saves and restores variables (``tf.compat.v1.train.Saver``)."""
+
+    def __init__(self, var_list=None, reshape: bool = False, sharded: bool = False, max_to_keep: int | None = 5,
+                 keep_checkpoint_every_n_hours: float = 10000.0, name: str | None = None,
+                 restore_sequentially: bool = False, saver_def: SaverDef | None = None, builder=None,
+                 defer_build: bool = False, allow_empty: bool = False, write_version: int = SaverDef.V2,
+                 pad_step_number: bool = False, save_relative_paths: bool = False, filename: str | None = None):
+        """Creates a Saver and (unless ``defer_build``) adds its save/restore ops to the graph.
+
+        Raises:
+            TypeError: if ``var_list`` holds something that is not a variable.
+            ValueError: for duplicate names, or no variables without ``allow_empty``.
+        """
+        if defer_build and var_list:
+            raise ValueError("If `var_list` is provided then build cannot be deferred. Either set "
+                             "defer_build=False or var_list=None.")
+        self._var_list = var_list
+        self._reshape = reshape
+        self._sharded = sharded
+        self._max_to_keep = max_to_keep
+        self._keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
+        self._name = name
+        self._restore_sequentially = restore_sequentially
+        self.saver_def = saver_def
+        self._builder = builder
+        self._is_built = False
+        self._allow_empty = allow_empty
+        self._is_empty = None
+        self._write_version = write_version
+        self._pad_step_number = pad_step_number
+        self._filename = filename
+        self._last_checkpoints: list[tuple[str, float]] = []
+        self._checkpoints_to_be_deleted: list[tuple[str, float]] = []
+        self._written: set[str] = set()
+        self._assign_targets: dict[str, tuple[str, str, str]] = {}
+        if not defer_build:
+            self.build()
+        if self.saver_def:
+            self._check_saver_def()
+            self._write_version = self.saver_def.version
+        self._save_relative_paths = save_relative_paths
+        self._object_restore_saver = None
+
+    # ------------------------------------------------------------- building
+    def build(self) -> None:
+        """Adds the save and restore ops (once)."""
+        self._build(self._filename, build_save=True, build_restore=True)
+
+    def _build(self, checkpoint_path, build_save, build_restore) -> None:
+        if self._is_built:
+            return
+        self._is_built = True
+        if not self.saver_def:
+            if self._builder is None:
+                self._builder = BulkSaverBuilder(self._write_version)
+            if self._var_list is None:
+                self._var_list = saveable_lib.all_saveable_objects()
+            if not self._var_list:
+                if self._allow_empty:
+                    self._is_empty = True
+                    return
+                raise ValueError("No variables to save")
+            self._is_empty = False
+            self.saver_def = self._builder._build_internal(
+                self._var_list, reshape=self._reshape, sharded=self._sharded, max_to_keep=self._max_to_keep,
+                keep_checkpoint_every_n_hours=self._keep_checkpoint_every_n_hours, name=self._name,
+                restore_sequentially=self._restore_sequentially, filename=checkpoint_path,
+                build_save=build_save, build_restore=build_restore)
+            self._assign_targets = dict(getattr(self._builder, "assign_targets", {}))
+        elif self.saver_def and self._name:
+            self.saver_def.filename_tensor_name = _prepend_name_scope(self.saver_def.filename_tensor_name, self._name)
+            self.saver_def.save_tensor_name = _prepend_name_scope(self.saver_def.save_tensor_name, self._name)
+            self.saver_def.restore_op_name = _prepend_name_scope(self.saver_def.restore_op_name, self._name)
+        self._check_saver_def()
+        self._next_checkpoint_time = time.time() + self.saver_def.keep_checkpoint_every_n_hours * 3600
+
+    def _check_saver_def(self) -> None:
+        if not isinstance(self.saver_def, SaverDef):
+            raise ValueError(f"saver_def must be a saver_pb2.SaverDef: {self.saver_def}")
+        if not self.saver_def.save_tensor_name:
+            raise ValueError(f"saver_def must specify the save_tensor_name: {self.saver_def}")
+        if not self.saver_def.restore_op_name:
+            raise ValueError(f"saver_def must specify the restore_op_name: {self.saver_def}")
+
+    def as_saver_def(self) -> SaverDef:
+        """The SaverDef naming this saver's filename tensor, save tensor and restore op."""
+        return self.saver_def
+
+    def to_proto(self, export_scope: str | None = None) -> SaverDef | None:
+        """The SaverDef with ``export_scope`` stripped from its names (None if they are outside it)."""
+        if export_scope is None:
+            return self.saver_def
+        if not (self.saver_def.filename_tensor_name.startswith(export_scope)
+                and self.saver_def.save_tensor_name.startswith(export_scope)
+                and self.saver_def.restore_op_name.startswith(export_scope)):
+            return None
+        saver_def = SaverDef()
+        saver_def.CopyFrom(self.saver_def)
+        saver_def.filename_tensor_name = _strip_name_scope(saver_def.filename_tensor_name, export_scope)
+        saver_def.save_tensor_name = _strip_name_scope(saver_def.save_tensor_name, export_scope)
+        saver_def.restore_op_name = _strip_name_scope(saver_def.restore_op_name, export_scope)
+        return saver_def
+
+    @staticmethod
+    def from_proto(saver_def: SaverDef, import_scope: str | None = None) -> "Saver":
+        """A Saver for an existing graph's save/restore ops described by ``saver_def``."""
+        return Saver(saver_def=saver_def, name=import_scope)
+
+    # ------------------------------------------------------------- retention
+    @property
+    def last_checkpoints(self) -> list[str]:
+        """The not-yet-deleted checkpoint prefixes, oldest first."""
+        return [path for path, _ in self._last_checkpoints]
+
+    def set_last_checkpoints(self, last_checkpoints: list[str]) -> None:
+        """DEPRECATED: Use set_last_checkpoints_with_time (timestamps become +inf)."""
+        assert isinstance(last_checkpoints, list)
+        self._last_checkpoints = [(path, np.inf) for path in last_checkpoints]
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time: list[tuple[str, float]]) -> None:
+        """Sets the list of (checkpoint prefix, timestamp) this saver manages."""
+        assert isinstance(last_checkpoints_with_time, list)
+        self._last_checkpoints = last_checkpoints_with_time
+
+    def recover_last_checkpoints(self, checkpoint_paths: Sequence[str]) -> None:
+        """Recovers the managed list after a crash: the checkpoints that exist, with their mtimes."""
+        with_mtimes = []
+        for path in checkpoint_paths:
+            try:
+                mtime = state_lib.get_checkpoint_mtimes([path])
+            except errors.NotFoundError:
+                continue
+            if mtime:
+                with_mtimes.append((path, mtime[0]))
+        self.set_last_checkpoints_with_time(with_mtimes)
+
+    def _RecordLastCheckpoint(self, latest_save_path: str) -> None:  # noqa: N802 - TF's name
+        if not self.saver_def.max_to_keep:
+            return
+        for entry in self._last_checkpoints[:]:
+            if latest_save_path == entry[0]:
+                self._last_checkpoints.remove(entry)
+        self._last_checkpoints.append((latest_save_path, time.time()))
+        if len(self._last_checkpoints) > self.saver_def.max_to_keep:
+            self._checkpoints_to_be_deleted.append(self._last_checkpoints.pop(0))
+
+    def _MaybeDeleteOldCheckpoints(self, meta_graph_suffix: str = "meta") -> None:  # noqa: N802 - TF's name
+        if self._checkpoints_to_be_deleted:
+            path, timestamp = self._checkpoints_to_be_deleted.pop(0)
+            if timestamp > self._next_checkpoint_time:
+                self._next_checkpoint_time += self.saver_def.keep_checkpoint_every_n_hours * 3600
+                return
+            try:
+                state_lib.remove_checkpoint(path, self.saver_def.version, meta_graph_suffix)
+            except Exception as error:  # noqa: BLE001 - TF logs and ignores any failure here
+                logger.warning("Ignoring: %s", error)
+
+    # ------------------------------------------------------------- save
+    def save(self, sess, save_path, global_step=None, latest_filename: str | None = None,
+             meta_graph_suffix: str = "meta", write_meta_graph: bool = True, write_state: bool = True,
+             strip_default_attrs: bool = False, save_debug_info: bool = False) -> str | None:
+        """Saves the variables; returns the checkpoint prefix (``model.ckpt-1000``), None for an empty saver.
+
+        Raises:
+            TypeError: if ``sess`` is not a Session.
+            ValueError: if ``latest_filename`` has path components or collides with ``save_path``, or the
+                parent directory of ``save_path`` does not exist.
+            RuntimeError: if the saver was deferred and never built.
+        """
+        if not self._is_built:
+            raise RuntimeError("`build()` should be called before save if defer_build==True")
+        if latest_filename is None:
+            latest_filename = "checkpoint"
+        if self._write_version != SaverDef.V2:
+            logger.warning("TensorFlow's V1 checkpoint format has been deprecated. Consider switching to the "
+                           "more efficient V2 format: `tf.train.Saver(write_version=tf.train.SaverDef.V2)`")
+        if os.path.split(latest_filename)[0]:
+            raise ValueError("'latest_filename' must not contain path components")
+        save_path = _as_str(save_path)
+        if global_step is not None:
+            if not isinstance(global_step, (int, np.integer)) or isinstance(global_step, bool):
+                global_step = int(sess.run(global_step))
+            checkpoint_file = "%s-%d" % (save_path, global_step)
+            if self._pad_step_number:
+                checkpoint_file = "%s-%s" % (save_path, "{:08d}".format(global_step))
+        else:
+            checkpoint_file = save_path
+            if os.path.basename(save_path) == latest_filename and not self._sharded:
+                raise ValueError(f"'latest_filename' collides with 'save_path': '{latest_filename}' and "
+                                 f"'{save_path}'")
+        if not _is_session(sess):
+            raise TypeError(f"'sess' must be a Session; {sess}")
+        save_path_parent = os.path.dirname(save_path)
+        model_checkpoint_path = None
+        if not self._is_empty:
+            try:
+                model_checkpoint_path = _as_str(sess.run(
+                    self.saver_def.save_tensor_name, {self.saver_def.filename_tensor_name: checkpoint_file}))
+                self._written.add(model_checkpoint_path)
+                if write_state:
+                    self._RecordLastCheckpoint(model_checkpoint_path)
+                    state_lib.update_checkpoint_state_internal(
+                        save_dir=save_path_parent, model_checkpoint_path=model_checkpoint_path,
+                        all_model_checkpoint_paths=self.last_checkpoints, latest_filename=latest_filename,
+                        save_relative_paths=self._save_relative_paths)
+                    self._MaybeDeleteOldCheckpoints(meta_graph_suffix=meta_graph_suffix)
+            except (errors.FailedPreconditionError, errors.NotFoundError) as exc:
+                if not os.path.isdir(save_path_parent or "."):
+                    raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.") from exc
+                raise
+        if write_meta_graph:
+            module = _meta_graph_module()
+            if module is not None:  # until saver.meta_graph exists no .meta is written (TF must import it)
+                filename = state_lib.meta_graph_filename(checkpoint_file, meta_graph_suffix=meta_graph_suffix)
+                with sess.graph.as_default():
+                    self.export_meta_graph(filename, strip_default_attrs=strip_default_attrs,
+                                           save_debug_info=save_debug_info)
+        return None if self._is_empty else model_checkpoint_path
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """Writes this graph and SaverDef as a MetaGraphDef (delegates to saver.meta_graph)."""
+        return export_meta_graph(filename=filename, saver_def=self.saver_def, graph=graph_lib.get_default_graph(),
+                                 collection_list=collection_list, as_text=as_text, export_scope=export_scope,
+                                 clear_devices=clear_devices, clear_extraneous_savers=clear_extraneous_savers,
+                                 strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
+
+    # ------------------------------------------------------------- restore
+    def restore(self, sess, save_path) -> None:
+        """Restores the variables from checkpoint ``save_path`` (V2, V1 or sharded; TF2 object-based too).
+
+        Raises:
+            ValueError: if ``save_path`` is None.
+            CheckpointNotFoundError: (a NotFoundError and a ValueError) if no checkpoint is there.
+            NotFoundError: if a variable is missing from the checkpoint (naming the closest keys).
+            InvalidArgumentError: for a shape or dtype mismatch (naming the variable and both shapes).
+        """
+        if self._is_empty:
+            return
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        checkpoint_prefix = _as_str(save_path)
+        if not state_lib.checkpoint_exists_internal(checkpoint_prefix):
+            raise CheckpointNotFoundError("The passed save_path is not a valid checkpoint: " + checkpoint_prefix)
+        logger.info("Restoring parameters from %s", checkpoint_prefix)
+        try:
+            sess.run(self.saver_def.restore_op_name, {self.saver_def.filename_tensor_name: checkpoint_prefix})
+        except errors.NotFoundError as err:
+            try:
+                names_to_keys = object_graph_key_mapping(checkpoint_prefix)
+            except errors.NotFoundError:
+                raise _wrap_restore_error_with_msg(
+                    err, "a Variable name or other graph key that is missing") from err
+            logger.warning("Restoring an object-based checkpoint using a name-based saver. This may be somewhat "
+                           "fragile, and will re-build the Saver. Instead, consider loading object-based "
+                           "checkpoints using tf.train.Checkpoint().")
+            self._object_restore_saver = saver_from_object_based_checkpoint(
+                checkpoint_path=checkpoint_prefix, var_list=self._var_list, builder=self._builder,
+                names_to_keys=names_to_keys, cached_saver=self._object_restore_saver)
+            self._object_restore_saver.restore(sess=sess, save_path=checkpoint_prefix)
+        except errors.InvalidArgumentError as err:
+            raise _wrap_restore_error_with_msg(
+                err, "a mismatch between the current graph and the graph",
+                self._describe_assign(err, checkpoint_prefix)) from err
+
+    def _describe_assign(self, err, checkpoint_prefix: str = "") -> str:
+        """'Variable NAME has shape [..] but checkpoint key KEY holds [..]' for a failed restore Assign."""
+        op = err.op
+        target = self._assign_targets.get(getattr(op, "name", None))
+        if target is None:
+            return ""
+        variable, key, slice_spec = target
+        variable_shape = op.inputs[0].shape if op.inputs else None
+        stored = "a tensor of another shape"
+        try:
+            from saver.reader import NewCheckpointReader
+            stored_shape = NewCheckpointReader(checkpoint_prefix).get_variable_to_shape_map().get(key)
+            if stored_shape is not None:
+                stored = f"shape {list(stored_shape)}"
+        except (errors.OpError, OSError, ValueError):  # the detail is a courtesy; the original error stands
+            pass
+        where = f" (restoring slice {slice_spec})" if slice_spec else ""
+        return (f"\n\nVariable '{variable}' has shape {variable_shape.as_list() if variable_shape else '?'} but "
+                f"checkpoint key '{key}' holds {stored}{where}. Build the variable with the checkpoint's shape, or "
+                "use Saver(reshape=True) when only the layout differs.")
+
+
+def _wrap_restore_error_with_msg(err, extra_verbiage: str, detail: str = ""):
+    err_msg = ("Restoring from checkpoint failed. This is most likely due to {} from the checkpoint. Please "
+               "ensure that you have not altered the graph expected based on the checkpoint. Original error:\n\n{}"
+               ).format(extra_verbiage, err.message) + detail
+    return err.__class__(err.node_def, err.op, err_msg)
+
+
+# ----------------------------------------------------------------- TF2 object-based fallback
+def object_graph_key_mapping(checkpoint_path) -> dict[str, str]:
+    """{full_name: checkpoint key} over every attribute of a TF2 checkpoint's object graph (later wins).
+
+    Object paths (``net/l1/_kernel``, also without leading underscores, ``net/l1/kernel``) and the keys
+    themselves map to their keys too, so a Saver built with ``{object path or key: variable}`` restores.
+
+    Raises:
+        NotFoundError: if the checkpoint has no ``_CHECKPOINTABLE_OBJECT_GRAPH``.
+    """
+    from saver import object_graph
+    graph = object_graph.object_graph_from_checkpoint(_as_str(checkpoint_path))
+    names_to_keys: dict[str, str] = {}
+    aliases: dict[str, set] = defaultdict(set)
+    suffix = "/" + object_graph.OBJECT_ATTRIBUTES_NAME + "/" + object_graph.VARIABLE_VALUE_KEY
+    for _, attribute in graph.attributes():
+        key = attribute.checkpoint_key
+        names_to_keys[attribute.full_name] = key
+        aliases[key].add(key)
+        if key.endswith(suffix):
+            path = key[:-len(suffix)]
+            aliases[path].add(key)
+            aliases["/".join(part.lstrip("_") or part for part in path.split("/"))].add(key)
+    for alias, keys in aliases.items():
+        if alias not in names_to_keys and len(keys) == 1:
+            names_to_keys[alias] = next(iter(keys))
+    return names_to_keys
+
+
+def saver_from_object_based_checkpoint(checkpoint_path, var_list=None, builder=None, names_to_keys=None,
+                                       cached_saver=None) -> Saver:
+    """A Saver whose names are the object-based checkpoint's keys for ``var_list``'s names.
+
+    Raises:
+        ValueError: if the checkpoint is not object-based.
+        NotFoundError: if a variable's name has no key, listing the missing and the extra names.
+    """
+    if names_to_keys is None:
+        try:
+            names_to_keys = object_graph_key_mapping(checkpoint_path)
+        except errors.NotFoundError as error:
+            raise ValueError(f"Checkpoint in {checkpoint_path} not an object-based checkpoint.") from error
+    if var_list is None:
+        var_list = saveable_lib.all_saveable_objects()
+    if builder is None:
+        builder = BulkSaverBuilder()
+    if not isinstance(var_list, dict):
+        var_list = saveable_lib.op_list_to_dict(var_list)
+    saveables = saveable_lib.validate_and_slice_inputs(var_list)
+    current_names = {spec.name for saveable in saveables for spec in saveable.specs}
+    previous_names = set(names_to_keys)
+    missing_names = current_names - previous_names
+    if missing_names:
+        extra_names = previous_names - current_names
+        intersecting = previous_names & current_names
+        raise errors.NotFoundError(
+            None, None,
+            "\n\nExisting variables not in the checkpoint: %s\n\nVariables names when this checkpoint was written "
+            "which don't exist now: %s\n\n(%d variable name(s) did match)\n\nCould not find some variables in the "
+            "checkpoint (see names above). Saver was attempting to load an object-based checkpoint (saved using "
+            "tf.train.Checkpoint or tf.keras.Model.save_weights) using variable names. If the checkpoint was "
+            "written with eager execution enabled, it's possible that variable names have changed (for example "
+            "missing a '_1' suffix). It's also possible that there are new variables which did not exist when the "
+            "checkpoint was written. You can construct a Saver(var_list=...) with only the variables which "
+            "previously existed, and if variable names have changed you may need to make this a dictionary with "
+            "the old names as keys." % (", ".join(sorted(missing_names)), ", ".join(sorted(extra_names)),
+                                        len(intersecting)))
+    for saveable in saveables:
+        for spec in saveable.specs:
+            spec.name = names_to_keys[spec.name]
+    if cached_saver is None:
+        return Saver(saveables)
+    return cached_saver

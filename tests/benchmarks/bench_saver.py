@@ -1,0 +1,167 @@
+"""Saver benchmarks, side by side with TensorFlow (not collected by pytest): run ``python tests/benchmarks/bench_saver.py``.
+
+1. many:  10,000 variables of 100 floats — create + Saver() + init + save + restore, each timed.
+2. large: a 1 GiB model (16 variables of 64 MiB) — save; then, in a new process, restore; the peak RSS
+          growth during the restore (VmHWM reset before it) says how many copies of the model were made.
+
+Each run happens in its own subprocess (so peak RSS is per library); ours and TensorFlow's numbers are
+printed with their ratio.  ``--quick`` scales both down (1,000 variables, 128 MiB) for a smoke run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MIB = 1 << 20
+
+
+def _status(field: str) -> int:
+    """A /proc/self/status field in bytes (VmRSS, VmHWM)."""
+    with open("/proc/self/status") as file:
+        for line in file:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _reset_peak() -> None:
+    try:
+        with open("/proc/self/clear_refs", "w") as file:
+            file.write("5")  # resets VmHWM to the current RSS (Linux >= 4.0)
+    except OSError:
+        pass
+
+
+def _import(lib: str):
+    if lib == "tf":
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+        tf.logging.set_verbosity(tf.logging.ERROR)
+        return tf
+    sys.path.insert(0, ROOT)
+    import graph.compat.v1 as tf
+    return tf
+
+
+def run_many(lib: str, count: int, directory: str) -> dict:
+    """create + Saver() + init + save + restore of ``count`` variables of 100 float32."""
+    import numpy as np
+    tf = _import(lib)
+    times = {}
+    start = time.perf_counter()
+    with tf.Graph().as_default():
+        values = np.arange(100, dtype=np.float32)
+        for index in range(count):
+            tf.Variable(values, name="v%d" % index)
+        times["create"] = time.perf_counter() - start
+        mark = time.perf_counter()
+        saver = tf.train.Saver()
+        times["saver"] = time.perf_counter() - mark
+        with tf.Session() as sess:
+            mark = time.perf_counter()
+            sess.run(tf.global_variables_initializer())
+            times["init"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            path = saver.save(sess, os.path.join(directory, "many"))
+            times["save"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            saver.restore(sess, path)
+            times["restore"] = time.perf_counter() - mark
+    times["total"] = time.perf_counter() - start
+    times["peak_rss_mib"] = _status("VmHWM") / MIB
+    return times
+
+
+def _large_graph(tf, total_mib: int):
+    parts = 16
+    elements = total_mib * MIB // 4 // parts
+    variables = [tf.Variable(tf.random_uniform([elements], seed=index), name="big%d" % index)
+                 for index in range(parts)]
+    return variables, tf.train.Saver(variables)
+
+
+def run_large_save(lib: str, total_mib: int, directory: str) -> dict:
+    """Initialize and save a ``total_mib`` model (16 float32 variables)."""
+    tf = _import(lib)
+    with tf.Graph().as_default():
+        _, saver = _large_graph(tf, total_mib)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            mark = time.perf_counter()
+            saver.save(sess, os.path.join(directory, "large"), write_meta_graph=False)
+            seconds = time.perf_counter() - mark
+    return {"save": seconds, "save_peak_rss_mib": _status("VmHWM") / MIB}
+
+
+def run_large_restore(lib: str, total_mib: int, directory: str) -> dict:
+    """Restore the saved model in a new process; the RSS growth during restore, in model sizes."""
+    tf = _import(lib)
+    with tf.Graph().as_default():
+        _, saver = _large_graph(tf, total_mib)
+        with tf.Session() as sess:
+            baseline = _status("VmRSS")
+            _reset_peak()
+            mark = time.perf_counter()
+            saver.restore(sess, os.path.join(directory, "large"))
+            seconds = time.perf_counter() - mark
+            growth = _status("VmHWM") - baseline
+    return {"restore": seconds, "restore_peak_growth_in_models": growth / (total_mib * MIB),
+            "restore_peak_rss_mib": _status("VmHWM") / MIB}
+
+
+def _child(lib: str, which: str, size: int, directory: str) -> dict:
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib, which, str(size), directory],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{lib} {which} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _pair(which_list, size: int) -> tuple[dict, dict]:
+    results = []
+    for lib in ("ours", "tf"):
+        merged: dict = {}
+        with tempfile.TemporaryDirectory() as directory:
+            for which in which_list:
+                merged.update(_child(lib, which, size, directory))
+        results.append(merged)
+    return results[0], results[1]
+
+
+def _report(title: str, ours: dict, theirs: dict) -> None:
+    print(f"\n{title}")
+    print(f"  {'':22s}{'ours':>12s}{'TensorFlow':>14s}{'TF / ours':>12s}")
+    for key in ours:
+        a, b = ours[key], theirs.get(key)
+        ratio = f"{b / a:10.2f}x" if isinstance(b, (int, float)) and a else ""
+        print(f"  {key:22s}{a:12.3f}{b:14.3f}{ratio:>12s}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1,000 variables and a 128 MiB model")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        lib, which, size, directory = args.child
+        run = {"many": run_many, "save": run_large_save, "restore": run_large_restore}[which]
+        print(json.dumps(run(lib, int(size), directory)))
+        return
+    count, mib = (1000, 128) if args.quick else (10000, 1024)
+    ours, theirs = _pair(["many"], count)
+    _report(f"{count} variables x 100 floats: create + Saver() + init + save + restore (seconds)", ours, theirs)
+    ours, theirs = _pair(["save", "restore"], mib)
+    _report(f"{mib} MiB model: save; restore in a new process (seconds; peak RSS growth in model sizes)",
+            ours, theirs)
+
+
+if __name__ == "__main__":
+    main()
