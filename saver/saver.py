@@ -308,23 +308,9 @@ def _group(ops_list, name: str) -> Operation:
 
 
 def _no_op_after(graph, deps, name: str) -> Operation:
-    """A NoOp with control inputs ``deps``.  Graph.control_dependencies deduplicates with list scans
-    (quadratic in len(deps)), so outside any control-dependency context the inputs are attached here."""
-    if graph._control_dependencies_stack or len(deps) < 64:
-        with graph.control_dependencies(deps):
-            return graph.create_op("NoOp", [], [], name=name)
-    op = graph.create_op("NoOp", [], [], name=name)
-    seen: set[int] = set()
-    controls = []
-    for dep in deps:
-        if id(dep) not in seen:
-            seen.add(id(dep))
-            controls.append(dep)
-    op._control_inputs = controls
-    for dep in controls:
-        dep._control_outputs.append(op)
-    graph._changed()
-    return op
+    """A NoOp that runs after ``deps``."""
+    with graph.control_dependencies(deps):
+        return graph.create_op("NoOp", [], [], name=name)
 
 
 def _graph_of_saveables(saveables) -> graph_lib.Graph:
