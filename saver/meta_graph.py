@@ -33,7 +33,7 @@ from graph.graph import GraphKeys
 from graph.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
                              graph_def_of, import_graph_def)
 from graph.errors import DataLossError
-from graph.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, TextFormatError, enum
+from graph.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, TextFormatError
 from saver.saver import Saver, SaverDef as _SaverDefBase
 
 __all__ = [
@@ -57,9 +57,7 @@ _UNBOUND_INPUT_PREFIX = "$unbound_inputs_"  # meta_graph.py: inputs from outside
 _TRAINABLE_SINCE = (1, 9)  # VariableDef.trainable is written since TF 1.9
 
 
-class SaverDef(_SaverDefBase):
-    """saver.saver.SaverDef with the names of its version enum, so text-format files parse."""
-    version = Field(7, enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2}))
+SaverDef = _SaverDefBase
 
 
 class Any(Message):

@@ -32,7 +32,8 @@ from graph import errors
 from graph import graph as graph_lib
 from graph.graph import Operation, Tensor
 from saver import save_ops, saveable as saveable_lib, state as state_lib
-from saver.proto import BOOL, ENUM, FLOAT, INT32, STRING, Field, Message
+from graph.protobuf import enum
+from saver.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 
 __all__ = [
     "Saver", "SaverDef", "BaseSaverBuilder", "BulkSaverBuilder", "CheckpointNotFoundError",
@@ -55,7 +56,7 @@ class SaverDef(Message):
     max_to_keep = Field(4, INT32)
     sharded = Field(5, BOOL)
     keep_checkpoint_every_n_hours = Field(6, FLOAT)
-    version = Field(7, ENUM)
+    version = Field(7, enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2}))
 
     def CopyFrom(self, other: "SaverDef") -> None:  # noqa: N802 - protobuf's name
         """Copies every field of ``other``."""
