@@ -301,25 +301,12 @@ def _slice_spec(var):
 
 def _read_into(reader, key: str, spec, out: np.ndarray) -> np.ndarray:
     """Reads tensor ``key`` (or the slice ``spec`` of it) into ``out``."""
-    read_slice = getattr(reader, "read_slice_into", None)  # helper-3's public API, when present
-    if read_slice is not None:
-        return read_slice(key, None if spec is None else spec[1], out)
-    bundle = getattr(reader, "_bundle", None)
-    if bundle is not None:
-        if spec is None:
-            return bundle.lookup(key, out=out)
-        return bundle.lookup_slice(key, spec[1], out=out)
-    value = reader._v1.get_tensor(key, None if spec is None else spec[1])
-    out[...] = value
-    return out
+    return reader.read_slice_into(key, None if spec is None else spec[1], out)
 
 
 def _is_stored_in_slices(reader, key: str) -> bool:
     """True when the checkpoint holds ``key`` as separate slices (a partitioned save)."""
-    bundle = getattr(reader, "_bundle", None)
-    if bundle is not None:
-        return bool(bundle.lookup_tensor_slices(key))
-    return reader._v1.num_slices(key) > 1
+    return bool(reader.get_tensor_slices(key))
 
 
 def _session_context(sess):

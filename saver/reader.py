@@ -2,8 +2,9 @@
 
 Path resolution (what ``load_checkpoint`` accepts)::
 
-    directory                    -> model_checkpoint_path of its ``checkpoint`` state file
-                                    (relative paths are joined with the directory)
+    directory                    -> state.latest_checkpoint(directory): the model_checkpoint_path of
+                                    its ``checkpoint`` state file (the last one wins; relative paths
+                                    joined with the directory; None when its files are missing)
     <prefix>.index / .data-NNNNN-of-MMMMM / .meta
                                  -> <prefix>
     <prefix> with <prefix>.index -> V2 bundle (bundle.py)
@@ -21,65 +22,29 @@ import re
 import numpy as np
 
 from graph import dtypes
-from graph.errors import NotFoundError
-from saver.bundle import BundleReader, index_filename, slice_from_proto
-from saver.coding import encode_tensor_name_slice
+from graph.errors import InvalidArgumentError, NotFoundError
+from saver import state
+from saver.bundle_files import index_filename
+from saver.bundle_reader import BundleReader
+from saver.coding import TensorSlice
 from saver.v1 import V1Reader, v1_files
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "load_variable",
            "resolve_checkpoint_path"]
 
 _DATA_SUFFIX = re.compile(r"\.data-\d{5}-of-\d{5}$")
-_STATE_LINE = re.compile(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"\s*$', re.M)
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
-
-
-def _unescape(text: str) -> str:
-    """Undoes text_format's C escaping of a string (\\n, \\", \\\\, octal \\ooo as UTF-8 bytes)."""
-    out = bytearray()
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            if nxt in _ESCAPES:
-                out += _ESCAPES[nxt].encode()
-                i += 2
-                continue
-            octal = re.match(r"[0-7]{1,3}", text[i + 1:])
-            if octal:
-                out.append(int(octal.group(), 8) & 0xFF)
-                i += 1 + len(octal.group())
-                continue
-        out += char.encode("utf-8")
-        i += 1
-    return out.decode("utf-8", "surrogateescape")
-
-
-def _latest_in_directory(directory: str, latest_filename: str = "checkpoint") -> str | None:
-    """model_checkpoint_path from ``<directory>/checkpoint``, joined with the directory if relative."""
-    path = os.path.join(directory, latest_filename)
-    try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as file:
-            text = file.read()
-    except FileNotFoundError:
-        return None
-    match = _STATE_LINE.search(text)
-    if match is None:
-        return None
-    prefix = _unescape(match.group(1))
-    return prefix if os.path.isabs(prefix) else os.path.join(directory, prefix)
 
 
 def resolve_checkpoint_path(ckpt_dir_or_file: str) -> tuple[str, str]:
     """Returns (prefix or V1 pattern, how it was found) for a directory, prefix or checkpoint file.
 
     Raises:
-        ValueError: for a directory without a usable ``checkpoint`` state file (TF's wording).
+        ValueError: for a directory without a usable ``checkpoint`` state file (TF's wording), or
+            with a state file that names no model_checkpoint_path (state.get_checkpoint_state).
     """
     path = os.fspath(ckpt_dir_or_file)
     if os.path.isdir(path):
-        prefix = _latest_in_directory(path)
+        prefix = state.latest_checkpoint(path)  # TF's _get_checkpoint_filename
         if prefix is None:
             raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {path}")
         return prefix, f"model_checkpoint_path in {os.path.join(path, 'checkpoint')}"
@@ -117,7 +82,7 @@ class CheckpointReader:
         else:
             raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                                 f"files for {self.prefix}")
-        self._shapes: dict[str, list[int]] | None = None
+        self._shapes: dict[str, tuple[int, ...]] | None = None
         self._dtypes: dict[str, dtypes.DType] | None = None
 
     def __enter__(self) -> "CheckpointReader":
@@ -132,31 +97,18 @@ class CheckpointReader:
             self._bundle.close()
 
     def _build_maps(self) -> None:
-        shapes: dict[str, list[int]] = {}
-        types: dict[str, dtypes.DType] = {}
         if self._bundle is not None:
-            items = list(self._bundle.raw_items())
-            hidden = set()
-            for key, entry in items:
-                for slice_proto in entry.slices:
-                    hidden.add(encode_tensor_name_slice(key, slice_from_proto(slice_proto)))
-            for key, entry in items:
-                if key in hidden:
-                    continue
-                name = key.decode("utf-8", "surrogateescape")
-                dtype, shape = self._bundle.lookup_dtype_and_shape(name)
-                shapes[name], types[name] = list(shape), dtype
+            variables = self._bundle.variables()
         else:
-            for name in self._v1.keys():
-                dtype, shape = self._v1.dtype_and_shape(name)
-                shapes[name], types[name] = list(shape), dtype
-        self._shapes, self._dtypes = shapes, types
+            variables = [(name, *self._v1.dtype_and_shape(name)) for name in self._v1.keys()]
+        self._shapes = {name: shape for name, _, shape in variables}
+        self._dtypes = {name: dtype for name, dtype, _ in variables}
 
     def get_variable_to_shape_map(self) -> dict[str, list[int]]:
         """name -> shape (list of ints) of every tensor; slice keys hidden."""
         if self._shapes is None:
             self._build_maps()
-        return dict(self._shapes)
+        return {name: list(shape) for name, shape in self._shapes.items()}
 
     def get_variable_to_dtype_map(self) -> dict[str, dtypes.DType]:
         """name -> DType of every tensor; slice keys hidden."""
@@ -184,15 +136,65 @@ class CheckpointReader:
             value = self._v1.get_tensor(tensor_str)
         return value[()] if value.ndim == 0 and value.dtype == object else value
 
+    def get_tensor_slices(self, key: str) -> list[TensorSlice]:
+        """The slices ``key`` is stored in; [] when it is stored as one whole tensor.
+
+        Raises:
+            NotFoundError: if the key is missing.
+        """
+        if self._bundle is not None:
+            return self._bundle.lookup_tensor_slices(key)
+        if key not in self._v1:
+            raise NotFoundError(f"Key {key} not found in checkpoint {self.prefix}")
+        slices = self._v1.stored_slices(key)
+        return [] if len(slices) == 1 and slices[0].is_full() else slices
+
+    def read_slice_into(self, key: str, tensor_slice: TensorSlice | str | None, out: np.ndarray) -> np.ndarray:
+        """Reads tensor ``key`` (or ``tensor_slice`` of it) straight into ``out``; returns ``out``.
+
+        A C-contiguous ``out`` of the stored dtype is filled in place without a second copy
+        (V2; each stored slice that lies whole inside the request is read directly into its
+        window).  Any other ``out`` receives the values by assignment (numpy casting rules).
+
+        Args:
+            key: the tensor's name.
+            tensor_slice: None for the whole tensor, else a TensorSlice or its string ``"0,3:-"``.
+            out: the destination, of the tensor's (or the slice's) shape.
+
+        Raises:
+            NotFoundError: if the key is missing or the stored slices do not cover the request.
+            InvalidArgumentError: if ``out`` has the wrong shape.
+            DataLossError: on any damage.
+        """
+        if isinstance(tensor_slice, str):
+            tensor_slice = TensorSlice.parse(tensor_slice)
+        if self._bundle is not None:
+            bundle = self._bundle
+            dtype, shape = bundle.lookup_dtype_and_shape(key)
+            spec = tensor_slice if tensor_slice is not None else TensorSlice.full(len(shape))
+            wanted = spec.slice_shape(shape)
+            if tuple(out.shape) != wanted:
+                raise InvalidArgumentError(f"Cannot read {key} slice {spec} of shape {list(wanted)} into an "
+                                           f"array of shape {list(out.shape)}")
+            direct = (dtype.numpy_dtype == out.dtype and out.flags.c_contiguous and out.flags.writeable
+                      and dtype not in (dtypes.string, dtypes.variant))
+            if direct or bundle.lookup_tensor_slices(key) or tensor_slice is not None:
+                return bundle.lookup_slice(key, spec, out=out)
+            out[...] = bundle.lookup(key)
+            return out
+        if key not in self._v1:
+            raise NotFoundError(f"Key {key} not found in checkpoint {self.prefix}")
+        return self._v1.get_tensor(key, tensor_slice, out=out)
+
     def debug_string(self) -> bytes:
         """One ``name (DT_TYPE) [dims]`` line per entry, as TF's DebugString."""
         lines = []
         if self._bundle is not None:  # BundleReader::DebugString: skips full entries, lists slice keys
-            for key, entry in self._bundle.raw_items():
-                if entry.slices:
+            for key, record in self._bundle.records():
+                if record.slices:
                     continue
-                dtype = dtypes.as_dtype(entry.dtype)
-                dims = ",".join(str(d.size) for d in entry.shape.dim) if entry.shape else ""
+                dtype = dtypes.as_dtype(record.dtype)
+                dims = ",".join(map(str, record.shape or ()))
                 lines.append(key + f" ({dtype.proto_name}) [{dims}]\n".encode())
         else:  # TensorSliceReader::DebugString
             for name in self._v1.keys():
@@ -209,7 +211,15 @@ def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - T
 
 
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
-    """TF's ``tf.train.load_checkpoint``: a reader for a directory, prefix or checkpoint file."""
+    """TF's ``tf.train.load_checkpoint``: a reader for a directory, prefix or checkpoint file.
+
+    An fsspec URL (``memory://``, ``s3://``, ...) is read through a staged local copy (saver/remote.py),
+    removed when the reader is closed; ``file://`` URLs are read in place.
+    """
+    if isinstance(ckpt_dir_or_file, str) and "://" in ckpt_dir_or_file:
+        from saver import remote  # lazily: fsspec is optional
+        if remote.is_url(ckpt_dir_or_file):
+            return remote.open_checkpoint(ckpt_dir_or_file)
     return CheckpointReader(ckpt_dir_or_file)
 
 

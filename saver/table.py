@@ -17,6 +17,8 @@ an always-empty metaindex.  Keys are compared as unsigned bytes and must strictl
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import os
 import struct
 from typing import BinaryIO, Iterator
@@ -179,13 +181,15 @@ class TableWriter:
 
 
 class _Block:
-    """A parsed block: its contents and restart offsets."""
+    """A checked block: its contents, restart offsets, and (once parsed) its keys and values."""
 
-    __slots__ = ("data", "limit", "restarts", "offset")
+    __slots__ = ("data", "limit", "restarts", "offset", "keys", "values")
 
     def __init__(self, data: bytes, offset: int, describe):
         self.data = data
         self.offset = offset
+        self.keys: list[bytes] | None = None
+        self.values: list[bytes] | None = None
         if len(data) < 4:
             raise DataLossError(describe(offset, f"block of {len(data)} bytes is too short"))
         count = _U32.unpack_from(data, len(data) - 4)[0]
@@ -294,7 +298,44 @@ class Table:
         key = last_key[:shared] + data[pos:pos + non_shared]
         return key, data[pos + non_shared:end], end
 
+    def _parse(self, block: _Block) -> tuple[list[bytes], list[bytes]]:
+        """Every (key, value) of a block in one pass (the common 1-byte varints inline), cached."""
+        if block.keys is not None:
+            return block.keys, block.values
+        data, limit = block.data, block.limit
+        keys: list[bytes] = []
+        values: list[bytes] = []
+        add_key, add_value = keys.append, values.append
+        pos, key = 0, b""
+        while pos < limit:
+            shared, non_shared, value_length = data[pos], data[pos + 1], data[pos + 2]  # limit + 4 <= len(data)
+            if shared | non_shared | value_length < 0x80:
+                start = pos + 3
+                middle = start + non_shared
+                pos = middle + value_length
+                if pos > limit or shared > len(key):
+                    raise DataLossError(self._where(block.offset + start, "bad entry in block (lengths out of range)"))
+                key = key[:shared] + data[start:middle]
+                add_value(data[middle:pos])
+            else:
+                key, value, pos = self._entry_at(block, pos, key)
+                add_value(value)
+            add_key(key)
+        if not all(map(operator.lt, keys, itertools.islice(keys, 1, None))):
+            for previous, key in zip(keys, keys[1:]):
+                if key <= previous:
+                    raise DataLossError(self._where(block.offset, f"keys out of order: {key!r} after {previous!r}"))
+        block.keys, block.values = keys, values
+        return keys, values
+
     def _entries(self, block: _Block, start: int = 0) -> Iterator[tuple[bytes, bytes]]:
+        if start == 0:
+            yield from zip(*self._parse(block))
+            return
+        yield from self._scan(block, start)
+
+    def _scan(self, block: _Block, start: int) -> Iterator[tuple[bytes, bytes]]:
+        """Entries from restart offset ``start`` on, decoded one at a time (nothing cached)."""
         pos, key = start, b""
         while pos < block.limit:
             previous = key
@@ -314,6 +355,11 @@ class Table:
         if position == len(self._index_keys):
             return None
         block = self._read_block(*self._index_handles[position])
+        if block.keys is not None:
+            found = bisect.bisect_left(block.keys, key)
+            if found < len(block.keys) and block.keys[found] == key:
+                return block.values[found]
+            return None
         low, high = 0, len(block.restarts) - 1
         while low < high:  # last restart whose key is < key
             middle = (low + high + 1) // 2
@@ -321,26 +367,44 @@ class Table:
                 low = middle
             else:
                 high = middle - 1
-        for found, value in self._entries(block, block.restarts[low]):
+        for found, value in self._scan(block, block.restarts[low]):
             if found >= key:
                 return value if found == key else None
         return None
 
+    def blocks(self) -> Iterator[tuple[list[bytes], list[bytes]]]:
+        """Yields (keys, values) of each data block in order, each block checked (lists: do not modify)."""
+        last = None
+        for handle in self._index_handles:
+            keys, values = self._parse(self._read_block(*handle))
+            if keys:
+                if last is not None and keys[0] <= last:
+                    raise DataLossError(self._where(handle[0], f"keys out of order: {keys[0]!r} after {last!r}"))
+                last = keys[-1]
+            yield keys, values
+
     def items(self) -> Iterator[tuple[bytes, bytes]]:
         """Yields every (key, value) in key order, checking each block."""
-        previous = None
-        for handle in self._index_handles:
-            for key, value in self._entries(self._read_block(*handle)):
-                if previous is not None and key <= previous:
-                    raise DataLossError(self._where(handle[0], f"keys out of order: {key!r} after {previous!r}"))
-                previous = key
-                yield key, value
+        for keys, values in self.blocks():
+            yield from zip(keys, values)
+
+    def keys(self) -> list[bytes]:
+        """Every key in order, checking each block."""
+        out: list[bytes] = []
+        for keys, _ in self.blocks():
+            out += keys
+        return out
 
     def __iter__(self) -> Iterator[tuple[bytes, bytes]]:
         return self.items()
 
     def __contains__(self, key: bytes) -> bool:
         return self.get(key) is not None
+
+    @property
+    def size(self) -> int:
+        """The table's size in bytes."""
+        return len(self._data)
 
     @property
     def num_blocks(self) -> int:

@@ -23,7 +23,8 @@ import numpy as np
 
 from graph import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
-from saver.bundle import Slice, slice_from_proto, slice_to_proto, temp_filename
+from saver.bundle_entry import Slice, slice_from_proto, slice_to_proto
+from saver.bundle_files import temp_filename
 from saver.coding import TensorSlice, encode_tensor_name_slice
 from saver.proto import (SavedSlice, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                          TensorProto, TensorShapeProto, VersionDef)
@@ -118,6 +119,24 @@ def _array_to_values(array: np.ndarray, dtype: dtypes.DType) -> TensorProto:
     return TensorProto(**{field: values})
 
 
+_MAX_NUMPY_RANK = 64  # numpy's NPY_MAXDIMS
+
+
+def _check_dtype_and_shape(enum: int, shape: tuple, where: str) -> None:
+    """Rejects what no V1 writer produces: unknown or reference dtypes, negative dims, huge ranks."""
+    try:
+        dtype = dtypes.as_dtype(enum)
+    except TypeError as error:
+        raise DataLossError(f"{where} has unknown dtype enum {enum}") from error
+    if dtype._is_ref_dtype:  # noqa: SLF001 - DType's own flag for *_ref enums (>= 100)
+        raise DataLossError(f"{where} has reference dtype {dtype.name}, which is never saved")
+    if any(d < 0 for d in shape):
+        raise DataLossError(f"{where} has a negative dimension in shape {list(shape)}")
+    if len(shape) > _MAX_NUMPY_RANK:
+        raise UnimplementedError(f"{where} has rank {len(shape)}; numpy arrays have at most "
+                                 f"{_MAX_NUMPY_RANK} dimensions")
+
+
 class V1Reader:
     """Reads a V1 checkpoint (one file or ``-NNNNN-of-MMMMM`` shards), like TensorSliceReader.
 
@@ -148,6 +167,7 @@ class V1Reader:
             self._tables.append(table)
             for tensor in meta.tensor:
                 shape = (tensor.shape or TensorShapeProto()).to_shape()
+                _check_dtype_and_shape(tensor.type, shape, f"{path}: tensor {tensor.name}")
                 known = self._tensors.get(tensor.name)
                 if known is None:
                     known = self._tensors[tensor.name] = (tensor.type, shape, [])
@@ -184,21 +204,46 @@ class V1Reader:
         """How many slices tensor ``name`` is stored in."""
         return len(self._tensors[name][2])
 
-    def get_tensor(self, name: str, slice_spec: TensorSlice | None = None) -> np.ndarray:
+    def stored_slices(self, name: str) -> list[TensorSlice]:
+        """The slices tensor ``name`` is stored in (one full slice for a whole tensor)."""
+        self.dtype_and_shape(name)
+        return [stored for _, stored in self._tensors[name][2]]
+
+    def get_tensor(self, name: str, slice_spec: TensorSlice | None = None,
+                   out: np.ndarray | None = None) -> np.ndarray:
         """The value of ``name`` (or of ``slice_spec`` of it), reassembled from its stored slices.
+
+        Args:
+            name: the tensor's name.
+            slice_spec: the part wanted (default: the whole tensor).
+            out: optional array of the wanted shape to fill (and return).
 
         Raises:
             NotFoundError: if the name is missing or the slices do not cover the request.
+            InvalidArgumentError: if ``out`` has the wrong shape.
         """
         dtype, shape = self.dtype_and_shape(name)
         wanted = slice_spec or TensorSlice.full(len(shape))
         wanted_shape = wanted.slice_shape(shape)
-        result = np.empty(wanted_shape, dtype.numpy_dtype)
-        covered = 0
-        for position, stored in self._tensors[name][2]:
+        if out is not None and tuple(out.shape) != wanted_shape:
+            raise InvalidArgumentError(f"Cannot read {name} slice {wanted} of shape {list(wanted_shape)} into an "
+                                       f"array of shape {list(out.shape)}")
+        wanted_count = int(np.prod(wanted_shape, dtype=object))
+        parts, covered = [], 0
+        for position, stored in self._tensors[name][2]:  # coverage checked before any allocation
             overlap = stored.intersect(wanted, shape)
-            if overlap is None:
-                continue
+            if overlap is not None:
+                parts.append((position, stored, overlap))
+                covered += int(np.prod(overlap.slice_shape(shape), dtype=object))
+        if covered != wanted_count:
+            raise NotFoundError(f"Does not have sufficient slices for partitioned tensor {name} to restore "
+                                f"in slice_spec: {wanted}")
+        file_bytes = sum(table.size for table in self._tables)
+        if wanted_count > file_bytes:  # every stored value takes at least one byte of a file
+            raise DataLossError(f"{self.pattern}: tensor {name} claims {wanted_count} elements of shape "
+                                f"{list(wanted_shape)} but its files hold only {file_bytes} bytes")
+        result = out if out is not None else np.empty(wanted_shape, dtype.numpy_dtype)
+        for position, stored, overlap in parts:
             key = encode_tensor_name_slice(name, stored)
             path = self.files[position]
             raw = self._tables[position].get(key)
@@ -209,10 +254,6 @@ class V1Reader:
                 raise DataLossError(f"{path}: entry for slice {stored} of {name} holds no data")
             part = _values_to_array(saved.data, dtype, stored.slice_shape(shape), f"{path}: {name} slice {stored}")
             result[overlap.relative_to(wanted, shape)] = part[overlap.relative_to(stored, shape)]
-            covered += int(np.prod(overlap.slice_shape(shape), dtype=object))
-        if covered != int(np.prod(wanted_shape, dtype=object)):
-            raise NotFoundError(f"Does not have sufficient slices for partitioned tensor {name} to restore "
-                                f"in slice_spec: {wanted}")
         return result
 
 

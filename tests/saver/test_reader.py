@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from graph import dtypes
-from graph.errors import NotFoundError
+from graph.errors import InvalidArgumentError, NotFoundError
 from saver.bundle import Slice, write_checkpoint
+from saver.coding import TensorSlice
 from saver.reader import (CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint, load_variable,
                           resolve_checkpoint_path)
 from saver.v1 import write_v1_checkpoint
@@ -81,3 +82,63 @@ def test_v1_transparently(tmp_path):
     with pytest.raises(NotFoundError):
         reader.get_tensor("nope")
     assert os.path.basename(load_checkpoint(path).prefix) == "old"
+
+
+def test_directory_uses_the_state_file_as_tf(tmp_path, v2):
+    other = write_checkpoint(str(tmp_path / "model.ckpt-9"), {"v": np.ones(1)})
+    with open(tmp_path / "checkpoint", "w") as file:  # a repeated singular field: the last one wins
+        file.write('model_checkpoint_path: "model.ckpt-7"\nmodel_checkpoint_path: "model.ckpt-9"\n')
+    assert load_checkpoint(str(tmp_path)).prefix == other
+    with open(tmp_path / "checkpoint", "w") as file:  # names a checkpoint whose files are gone
+        file.write('model_checkpoint_path: "model.ckpt-3"\n')
+    with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file"):
+        load_checkpoint(str(tmp_path))
+    with open(tmp_path / "checkpoint", "w") as file:  # not text format: ignored, as TF does
+        file.write("garbage {{{\n")
+    with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file"):
+        load_checkpoint(str(tmp_path))
+    with open(tmp_path / "checkpoint", "w") as file:  # no model_checkpoint_path: TF's ValueError
+        file.write('all_model_checkpoint_paths: "model.ckpt-7"\n')
+    with pytest.raises(ValueError, match="Invalid checkpoint state"):
+        load_checkpoint(str(tmp_path))
+
+
+@pytest.mark.parametrize("version", ["V2", "V1"])
+def test_read_slice_into(tmp_path, version):
+    path = str(tmp_path / "m")
+    path = write_checkpoint(path, VALUES) if version == "V2" else write_v1_checkpoint(path, VALUES)
+    reader = load_checkpoint(path)
+    assert reader.format == version
+    out = np.empty((7, 2), np.float32)
+    assert reader.read_slice_into("emb", None, out) is out
+    np.testing.assert_array_equal(out, FULL)
+    window = np.empty((3, 2), np.float32)
+    assert reader.read_slice_into("emb", "2,3:-", window) is window  # across two stored slices
+    np.testing.assert_array_equal(window, FULL[2:5])
+    whole = np.empty((2, 3), np.float32)
+    assert reader.read_slice_into("w", None, whole) is whole
+    np.testing.assert_array_equal(whole, VALUES["w"])
+    column = np.empty((2, 1), np.float64)  # another dtype: filled by assignment
+    reader.read_slice_into("w", TensorSlice.parse("0,2:1,1"), column)
+    np.testing.assert_array_equal(column, [[1.0], [1.0]])
+    with pytest.raises(NotFoundError):
+        reader.read_slice_into("nope", None, out)
+    with pytest.raises(InvalidArgumentError):
+        reader.read_slice_into("emb", None, np.empty((2, 7), np.float32))
+    assert reader.get_tensor_slices("w") == []
+    assert [str(s) for s in reader.get_tensor_slices("emb")] == ["0,3:-", "3,4:-"]
+
+
+def test_read_slice_into_reads_straight_into_the_destination(v2, monkeypatch):
+    from saver import bundle_files
+    reads = []
+    real = bundle_files.DataFileReader.read_into
+
+    def spy(self, offset, view, key, checksum=0):
+        reads.append(view.obj if hasattr(view, "obj") else None)
+        return real(self, offset, view, key, checksum)
+    monkeypatch.setattr(bundle_files.DataFileReader, "read_into", spy)
+    reader = load_checkpoint(v2)
+    out = np.empty((7, 2), np.float32)
+    reader.read_slice_into("emb", None, out)
+    assert len(reads) == 2 and all(np.shares_memory(r, out) for r in reads)  # each stored part read in place

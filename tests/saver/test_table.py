@@ -119,3 +119,27 @@ def test_snappy_block_is_unimplemented():
                                                        ).to_bytes(4, "little")
     with pytest.raises(UnimplementedError, match="snappy"):
         list(Table("t", bytes(data)).items())
+
+
+def test_lookups_agree_before_and_after_a_block_is_parsed():
+    items = [(b"key%05d" % i + b"\xff" * (i % 3), b"v" * (i % 200)) for i in range(3000)]
+    table = Table("t", _write(items))
+    cold = [table.get(key) for key, _ in items[::7]]  # restart-point search, nothing cached
+    assert table.keys() == [key for key, _ in items]  # parses and caches every block
+    assert [table.get(key) for key, _ in items[::7]] == cold == [value for _, value in items[::7]]
+    assert table.get(b"key") is None and table.get(b"key00001\x00") is None and table.get(b"zzz") is None
+
+
+def test_keys_out_of_order_inside_a_block_are_data_loss():
+    import struct
+
+    from graph.errors import DataLossError
+    from saver import crc
+    data = bytearray(_write([(b"a1", b"x"), (b"a2", b"y")]))
+    offset, length = Table("t", bytes(data))._index_handles[0]
+    data[data.index(b"a1") + 1] = ord("3")  # the first key becomes a3 > a2
+    checksum = crc.mask(crc.extend(crc.crc32c(bytes(data[offset:offset + length])), b"\x00"))
+    data[offset + length + 1:offset + length + 5] = struct.pack("<I", checksum)
+    table = Table("t", bytes(data))
+    with pytest.raises(DataLossError, match="keys out of order"):
+        table.keys()
