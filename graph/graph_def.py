@@ -475,8 +475,12 @@ def python_value_of(attr: AttrValue):
 # (T: DT_FLOAT, validate_shape: true, the same shapes), so a big graph encodes each only once.
 _ENTRY_CACHE: dict[tuple, bytes] = {}
 _ENTRY_CACHE_LIMIT = 200_000
+_ENTRY_CACHE_BYTES = 64 << 20  # and at most about this many bytes of entries (keys of tensors hold their data)
+_cache_size = [0]
 _NODE_ATTR_TAG = b"\x2a"  # NodeDef field 5 (attr), wire type 2
 _SMALL_TENSOR = 64  # constants with at most this many elements are cached by value
+_CACHED_TENSOR_BYTES = 1024  # numeric constants up to this size are cached by value (tf.zeros([100]) repeats)
+_VARINT_1 = [bytes((i,)) for i in range(128)]  # one-byte varints, the length of most fields
 
 
 def _value_key(value):
@@ -493,15 +497,18 @@ def _value_key(value):
     if kind is list or kind is tuple:
         keys = tuple(_value_key(item) for item in value)
         return None if None in keys else ("list", keys)
-    if kind is np.ndarray and value.size <= _SMALL_TENSOR:  # small constants repeat (zeros, shapes, names)
-        if value.dtype == object:
-            return ("nd", "O", value.shape, tuple(value.reshape(-1).tolist()))
-        return ("nd", value.dtype.str, value.shape, value.tobytes())
+    if kind is np.ndarray:
+        if value.dtype == object:  # small string constants repeat (names, shape specs)
+            return ("nd", "O", value.shape, tuple(value.reshape(-1).tolist())) if value.size <= _SMALL_TENSOR \
+                else None
+        if value.nbytes <= _CACHED_TENSOR_BYTES:  # small numeric constants repeat (zeros, shapes, scalars)
+            return ("nd", value.dtype.str, value.shape, value.tobytes())
     return None
 
 
 def _length_delimited(tag: bytes, body: bytes) -> bytes:
-    return tag + encode_varint(len(body)) + body
+    size = len(body)
+    return tag + (_VARINT_1[size] if size < 128 else encode_varint(size)) + body
 
 
 def _attr_entry(name: str, value) -> bytes:
@@ -515,38 +522,149 @@ def _attr_entry(name: str, value) -> bytes:
     body = _length_delimited(b"\x0a", name.encode("utf-8")) + _length_delimited(b"\x12", attr_value_of(value).to_bytes())
     entry = _length_delimited(_NODE_ATTR_TAG, body)
     if key is not None:
-        if len(_ENTRY_CACHE) >= _ENTRY_CACHE_LIMIT:
-            _ENTRY_CACHE.clear()
-        _ENTRY_CACHE[cache_key] = entry
+        _remember(cache_key, entry)
     return entry
+
+
+def _remember(cache_key, entry: bytes) -> None:
+    _cache_size[0] += 2 * len(entry)
+    if len(_ENTRY_CACHE) >= _ENTRY_CACHE_LIMIT or _cache_size[0] > _ENTRY_CACHE_BYTES:
+        _ENTRY_CACHE.clear()
+        _cache_size[0] = 2 * len(entry)
+    _ENTRY_CACHE[cache_key] = entry
+
+
+def _dims_key(shape: TensorShape):
+    """The dimension sizes of ``shape`` as a tuple (None for unknown rank): its encoding's identity."""
+    dims = shape._dims
+    return None if dims is None else tuple([d._value for d in dims])
+
+
+def _shape_proto_body(dims) -> bytes:
+    """TensorShapeProto bytes of a dims key (as shape_proto_of(...).to_bytes(): -1 for unknown sizes)."""
+    if dims is None:
+        return b"\x18\x01"  # unknown_rank: true
+    out = []
+    for size in dims:
+        if size is None:
+            out.append(b"\x12\x0b\x08" + encode_varint(-1))
+        elif size == 0:
+            out.append(b"\x12\x00")  # a Dim with every field default is empty
+        else:
+            out.append(_length_delimited(b"\x12", b"\x08" + encode_varint(size)))
+    return b"".join(out)
+
+
+def _entry_bytes(name: str, attr_value: bytes) -> bytes:
+    body = _length_delimited(b"\x0a", name.encode("utf-8")) + _length_delimited(b"\x12", attr_value)
+    return _length_delimited(_NODE_ATTR_TAG, body)
+
+
+def _dtype_entry(name: str, value) -> bytes:
+    cache_key = (name, "t", value._enum)
+    entry = _ENTRY_CACHE.get(cache_key)
+    if entry is None:
+        entry = _entry_bytes(name, b"\x30" + encode_varint(value.as_datatype_enum))
+        _remember(cache_key, entry)
+    return entry
+
+
+def _shape_entry(name: str, value) -> bytes:
+    dims = _dims_key(value)
+    cache_key = (name, "s", dims)
+    entry = _ENTRY_CACHE.get(cache_key)
+    if entry is None:
+        entry = _entry_bytes(name, _length_delimited(b"\x3a", _shape_proto_body(dims)))
+        _remember(cache_key, entry)
+    return entry
+
+
+def _output_shapes_entry(outputs) -> bytes:
+    """The ``_output_shapes`` entry of an op's outputs: AttrValue{list{shape*}}."""
+    dims = tuple([_dims_key(tensor._shape) for tensor in outputs])
+    cache_key = (_OUTPUT_SHAPES, "ls", dims)
+    entry = _ENTRY_CACHE.get(cache_key)
+    if entry is None:
+        listed = b"".join([_length_delimited(b"\x3a", _shape_proto_body(d)) for d in dims])
+        entry = _entry_bytes(_OUTPUT_SHAPES, _length_delimited(b"\x0a", listed))
+        _remember(cache_key, entry)
+    return entry
+
+
+def _scalar_entry(name: str, value) -> bytes:
+    cache_key = (name, type(value), value)
+    entry = _ENTRY_CACHE.get(cache_key)
+    if entry is None:
+        entry = _attr_entry(name, value)
+        _remember(cache_key, entry)
+    return entry
+
+
+def _list_entry(name: str, value) -> bytes:
+    if value and all(type(item) is bytes for item in value):  # _class colocation groups: unique per op
+        listed = b"".join([_length_delimited(b"\x12", item) for item in value])
+        return _entry_bytes(name, _length_delimited(b"\x0a", listed))
+    return _attr_entry(name, value)
+
+
+# type -> encoder of one attr entry; other types take the general path (_attr_entry).
+_ENTRY_ENCODERS = {dtypes_lib.DType: _dtype_entry, TensorShape: _shape_entry, bool: _scalar_entry,
+                   int: _scalar_entry, str: _scalar_entry, bytes: _scalar_entry, list: _list_entry}
 
 
 def _string_field(tag: bytes, text: str) -> bytes:
     return _length_delimited(tag, text.encode("utf-8")) if text else b""
 
 
-def _node_def_bytes(op, add_shapes: bool) -> bytes:
+def _kernel_defaults(op_type: str):
+    kernel = kernels.lookup(op_type)
+    return kernel.default_attrs if kernel is not None else ()
+
+
+def _node_def_bytes(op, add_shapes: bool, defaults_of=None) -> bytes:
+    """The NodeDef wire bytes of ``op`` (see node_def_of); ``defaults_of`` caches kernel defaults per type."""
     attrs = op._attrs
-    kernel = kernels.lookup(op._type)
-    if kernel is not None and kernel.default_attrs:
-        attrs = dict(attrs)
-        for name, default in kernel.default_attrs:
-            attrs.setdefault(name, default)
-    if add_shapes and op._outputs:
-        attrs = dict(attrs)
-        attrs[_OUTPUT_SHAPES] = [tensor._shape for tensor in op._outputs]
-    out = [_string_field(b"\x0a", op._name), _string_field(b"\x12", op._type)]
+    op_type = op._type
+    if defaults_of is None:
+        defaults = _kernel_defaults(op_type)
+    else:
+        defaults = defaults_of.get(op_type)
+        if defaults is None:
+            defaults = defaults_of[op_type] = _kernel_defaults(op_type)
+    outputs = op._outputs if add_shapes else None
+    name_bytes = op._name.encode("utf-8")
+    out = [b"\x0a", _VARINT_1[len(name_bytes)] if len(name_bytes) < 128 else encode_varint(len(name_bytes)),
+           name_bytes, _string_field(b"\x12", op_type)]
     for tensor in op._inputs:
-        out.append(_length_delimited(b"\x1a", tensor._as_node_def_input().encode("utf-8")))
+        source = tensor._op._name
+        index = tensor._value_index
+        out.append(_length_delimited(b"\x1a", (source if index == 0 else f"{source}:{index}").encode("utf-8")))
     for control in op._control_inputs:
         out.append(_length_delimited(b"\x1a", ("^" + control._name).encode("utf-8")))
-    out.append(_string_field(b"\x22", op._device))
-    for name in sorted(attrs):
-        value = attrs[name]
+    if op._device:
+        out.append(_string_field(b"\x22", op._device))
+    if defaults or outputs:
+        names = list(attrs)
+        for name, _ in defaults:
+            if name not in attrs:
+                names.append(name)
+        if outputs and _OUTPUT_SHAPES not in attrs:
+            names.append(_OUTPUT_SHAPES)
+        default_values = dict(defaults) if defaults else None
+    else:
+        names = attrs
+        default_values = None
+    encoders = _ENTRY_ENCODERS
+    for name in sorted(names):
+        if outputs and name == _OUTPUT_SHAPES:
+            out.append(_output_shapes_entry(outputs))
+            continue
+        value = attrs[name] if name in attrs else default_values[name]
         if value is None:  # an unset optional attr: TF has no null AttrValue
             continue
+        encoder = encoders.get(type(value))
         try:
-            out.append(_attr_entry(name, value))
+            out.append(encoder(name, value) if encoder is not None else _attr_entry(name, value))
         except TypeError as error:
             if name.startswith("_"):  # this emulator's private bookkeeping (TF ignores unknown '_' attrs too)
                 continue
@@ -568,7 +686,8 @@ def node_def_of(op, add_shapes: bool = False) -> NodeDef:
 
 def graph_def_bytes(graph, add_shapes: bool = False) -> bytes:
     """``graph`` as serialized GraphDef bytes, nodes in creation order (the fast path of graph_def_of)."""
-    out = [_length_delimited(b"\x0a", _node_def_bytes(op, add_shapes)) for op in graph.get_operations()]
+    defaults_of: dict = {}
+    out = [_length_delimited(b"\x0a", _node_def_bytes(op, add_shapes, defaults_of)) for op in graph.get_operations()]
     out.append(_length_delimited(b"\x22", VersionDef(producer=GRAPH_DEF_VERSION).to_bytes()))
     return b"".join(out)
 

@@ -110,12 +110,14 @@ class VariableRef:
         """The current value.
 
         Raises:
-            FailedPreconditionError: if the variable has not been initialized in this session.
+            FailedPreconditionError: if the variable has not been initialized in this session; the
+                Session sets its ``op`` to the op that read the variable.
         """
         try:
             return self.store[self.name]
         except KeyError:
-            raise errors.FailedPreconditionError(None, self.op, uninitialized_message(self.name, self.op)) from None
+            # No op yet: the executor fills in the op that read the variable (TF: [[{{node w/read}}]]).
+            raise errors.FailedPreconditionError(None, None, uninitialized_message(self.name, self.op)) from None
 
     def set(self, value) -> None:
         self.store[self.name] = value

@@ -2,11 +2,11 @@
 
 The builders produce TensorFlow's composite structure and names (``random_normal/shape``,
 ``random_normal/mean``, ``random_normal/stddev``, ``random_normal/RandomStandardNormal``,
-``random_normal/mul``, ``random_normal``) and seeds from ``graph.get_seed``.  Kernels draw
-from a numpy PCG64 stream per (session, op): seeded by (seed, seed2) it is deterministic,
-each run of the op gives the next draw, and a new session restarts it; with both seeds 0
-(no seed given) the stream is seeded from OS entropy.  The numbers differ from
-TensorFlow's Philox streams; the distributions are the same.
+``random_normal/mul``, ``random_normal``) and seeds from ``graph.get_seed``.  The kernels draw
+TensorFlow's numbers: a Philox4x32-10 stream per (session, op) seeded by (seed, seed2), from which each
+run reserves ``256 * outputs`` blocks as TF's GuardedPhiloxRandom does (`graph.philox`), so the 1st, 2nd,
+3rd run of an op in a session equal TF's.  With both seeds 0 (no seed given) the stream's key and
+counter come from OS entropy, as TF's ``random::New64()``.
 """
 
 from __future__ import annotations
@@ -16,24 +16,27 @@ import numpy as np
 from graph import dtypes as dtypes_lib
 from graph import errors, kernels
 from graph import graph as graph_lib
-from graph import math_ops, ops
+from graph import math_ops, ops, philox
 from graph.graph import Tensor, convert_to_tensor, name_scope
 from graph.shapes import TensorShape, as_shape
 
 __all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle"]
 
 
-def _generator(ctx, op) -> np.random.Generator:
-    """The op's random stream in this session, created on first use."""
+def _generator(ctx, op) -> philox.Philox:
+    """The op's Philox stream in this session (GuardedPhiloxRandom), created on first use."""
     state = ctx.op_state.get(op._name)
     if state is None:
         seed, seed2 = op._attrs["seed"], op._attrs["seed2"]
-        if seed == 0 and seed2 == 0:
-            state = np.random.default_rng()
-        else:
-            state = np.random.Generator(np.random.PCG64([int(seed), int(seed2)]))
-        ctx.op_state[op._name] = state
+        if seed == 0 and seed2 == 0:  # GuardedPhiloxRandom::Init: both unset -> random::New64() twice
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(0, 2**63, size=2))
+        state = ctx.op_state[op._name] = philox.Philox(int(seed), int(seed2))
     return state
+
+
+def _reserve(ctx, op, size: int) -> philox.Philox:
+    """This run's generator: ReserveRandomOutputs(size, 256) -- the next run starts past it."""
+    return _generator(ctx, op).reserve(size * philox.RESERVED_BLOCKS_PER_OUTPUT)
 
 
 def _shape_of(op, value) -> tuple:
@@ -41,48 +44,58 @@ def _shape_of(op, value) -> tuple:
     if shape.ndim != 1:
         raise errors.InvalidArgumentError(None, op, f"shape must be a vector of {{int32,int64}}, got shape "
                                                     f"{list(shape.shape)}")
-    return tuple(int(d) for d in shape)
+    dims = tuple(int(d) for d in shape)
+    for dim in dims:
+        if dim < 0:
+            raise errors.InvalidArgumentError(None, op, f"Dimension {dim} must be >= 0")
+    return dims
 
 
 def _infer_random(op):
     return [(op._attrs["dtype"], ops.constant_value_as_shape(op._inputs[0]))]
 
 
-def _compute_standard_normal(ctx, op, inputs):
-    shape = _shape_of(op, inputs[0])
-    return _generator(ctx, op).standard_normal(shape).astype(op._attrs["dtype"].numpy_dtype)
+def _distribution_kernel(distribution):
+    """A compute function drawing ``distribution(generator, size, dtype)`` into the requested shape."""
+    def compute(ctx, op, inputs):
+        shape = _shape_of(op, inputs[0])
+        size = int(np.prod(shape, dtype=np.int64))
+        dtype = op._attrs["dtype"].numpy_dtype
+        return distribution(_reserve(ctx, op, size), size, dtype).reshape(shape)
+    return compute
 
 
-def _compute_truncated_normal(ctx, op, inputs):
-    shape = _shape_of(op, inputs[0])
-    generator = _generator(ctx, op)
-    values = generator.standard_normal(shape)
-    outside = np.abs(values) > 2.0
-    while outside.any():  # TF resamples values more than 2 standard deviations out
-        values[outside] = generator.standard_normal(int(outside.sum()))
-        outside = np.abs(values) > 2.0
-    return values.astype(op._attrs["dtype"].numpy_dtype)
-
-
-def _compute_uniform(ctx, op, inputs):
-    shape = _shape_of(op, inputs[0])
-    return _generator(ctx, op).random(shape).astype(op._attrs["dtype"].numpy_dtype)
+_compute_standard_normal = _distribution_kernel(philox.normal)
+_compute_truncated_normal = _distribution_kernel(philox.truncated_normal)
+_compute_uniform = _distribution_kernel(philox.uniform)
 
 
 def _compute_uniform_int(ctx, op, inputs):
     shape = _shape_of(op, inputs[0])
+    dtype = op._attrs["Tout"].numpy_dtype
+    size = int(np.prod(shape, dtype=np.int64))
+    if size == 0:  # TF returns before checking the range: "zero impossible things are fine"
+        return np.zeros(shape, dtype)
     low, high = int(inputs[1]), int(inputs[2])
     if low >= high:
         raise errors.InvalidArgumentError(None, op, f"Need minval < maxval, got {low} >= {high}")
-    dtype = op._attrs["Tout"].numpy_dtype
-    return _generator(ctx, op).integers(low, high, size=shape, dtype=np.int64).astype(dtype)
+    return philox.uniform_int(_reserve(ctx, op, size), size, low, high, dtype).reshape(shape)
 
 
 def _compute_shuffle(ctx, op, inputs):
+    """RandomShuffle: Fisher-Yates with ``uint32 % (n - i)`` from ReserveSamples32(n - 1), as TF's kernel."""
     value = np.asarray(inputs[0])
-    if value.ndim == 0:
+    if value.ndim == 0 or value.size <= 1 or value.shape[0] <= 1:
         return value
-    return value[_generator(ctx, op).permutation(value.shape[0])]
+    size = value.shape[0]
+    samples = size - 1
+    generator = _generator(ctx, op).reserve((samples + 3) // 4)
+    stream = generator.blocks(0, (samples + 3) // 4).reshape(-1)[:samples].tolist()
+    permutation = list(range(size))
+    for i in range(samples):
+        j = i + stream[i] % (size - i)
+        permutation[i], permutation[j] = permutation[j], permutation[i]
+    return value[np.asarray(permutation)]
 
 
 _SEED_DEFAULTS = {"seed": 0, "seed2": 0}

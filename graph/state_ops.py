@@ -1,4 +1,4 @@
-"""Variable state ops: VariableV2, Assign, AssignAdd, AssignSub and IsVariableInitialized.
+"""Variable state ops: VariableV2, Assign, AssignAdd, AssignSub, CountUpTo and IsVariableInitialized.
 
 A ``VariableV2`` op outputs a ``*_ref`` tensor whose value in a Session is a
 ``kernels.VariableRef`` into that session's variable store (op name -> ndarray), so two
@@ -16,7 +16,7 @@ from graph import graph as graph_lib
 from graph.graph import Tensor, convert_to_tensor
 from graph.shapes import TensorShape, as_shape
 
-__all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_initialized"]
+__all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "count_up_to", "is_variable_initialized"]
 
 
 # ----------------------------------------------------------------- VariableV2
@@ -122,18 +122,21 @@ def _check_ref(op_type: str, ref: Tensor) -> None:
 
 
 def _create_update(op_type: str, ref, value, name, attrs) -> Tensor:
+    """Builds ``op_type(ref, value)`` as TF's op_def_library does: inside ``name_scope(name or op_type)``, with a
+    non-tensor value converted there as ``<scope>/value``; create_op colocates it with the variable."""
     ref = _ref_tensor(ref)
     _check_ref(op_type, ref)
-    value = convert_to_tensor(value, dtype=ref.dtype.base_dtype)
-    if op_type == "Assign" and attrs["validate_shape"] and not ref.shape.is_compatible_with(value.shape):
-        raise ValueError(f"Dimension mismatch in {op_type} '{name or op_type}': shapes must be equal, but are "
-                         f"{ref.shape.message_string()} and {value.shape.message_string()}.")
-    if op_type != "Assign" and not ref.shape.is_compatible_with(value.shape):
-        raise ValueError(f"Shapes {ref.shape} and {value.shape} are incompatible for {op_type} "
-                         f"'{name or op_type}'.")
-    attrs = dict(attrs, T=ref.dtype.base_dtype)
-    op = ops._scoped_op(ref.graph, op_type, [ref, value], name=name or op_type, attrs=attrs)
-    return op._outputs[0]
+    graph = ref.graph
+    with graph.as_default(), graph.name_scope(name or op_type) as scope:
+        value = convert_to_tensor(value, dtype=ref.dtype.base_dtype, name="value")
+        if op_type == "Assign" and attrs["validate_shape"] and not ref.shape.is_compatible_with(value.shape):
+            raise ValueError(f"Dimension mismatch in {op_type} '{name or op_type}': shapes must be equal, but are "
+                             f"{ref.shape.message_string()} and {value.shape.message_string()}.")
+        if op_type != "Assign" and not ref.shape.is_compatible_with(value.shape):
+            raise ValueError(f"Shapes {ref.shape} and {value.shape} are incompatible for {op_type} "
+                             f"'{name or op_type}'.")
+        attrs = dict(attrs, T=ref.dtype.base_dtype)
+        return graph.create_op(op_type, [ref, value], name=scope, attrs=attrs)._outputs[0]
 
 
 def assign(ref, value, validate_shape: bool | None = None, use_locking: bool | None = None,
@@ -158,6 +161,44 @@ def assign_sub(ref, value, use_locking: bool | None = None, name: str | None = N
     if not _is_ref(ref):  # a resource-style object: delegate, as TF's state_ops does
         return ref.assign_sub(value, use_locking=use_locking, name=name)
     return _create_update("AssignSub", ref, value, name, {"use_locking": bool(use_locking)})
+
+
+# ----------------------------------------------------------------- CountUpTo
+def _compute_count_up_to(ctx, op, inputs):
+    ref = _ref_of(op, inputs[0])
+    before = ref.get()
+    limit = op._attrs["limit"]
+    if before >= limit:
+        raise errors.OutOfRangeError(None, op, f"Reached limit of {limit}")
+    ref.set(np.asarray(before + 1, dtype=before.dtype))
+    return np.array(before, copy=True)
+
+
+def _infer_count_up_to(op):
+    ref = op._inputs[0]
+    if ref.shape.ndims not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {ref.shape.ndims} for '{{{{node {op.name}}}}} = "
+                         f"CountUpTo[T={ref.dtype.base_dtype.name}, limit={op._attrs['limit']}]({ref.op.name})' "
+                         f"with input shapes: {ref.shape}.")
+    return [(ref.dtype.base_dtype, TensorShape([]))]
+
+
+kernels.register("CountUpTo", infer=_infer_count_up_to, compute=_compute_count_up_to, ref_inputs=(0,),
+                 stateful=True)
+
+
+def count_up_to(ref, limit: int, name: str | None = None) -> Tensor:
+    """A ``CountUpTo`` op: outputs the variable's value, then adds 1; OutOfRangeError once it reaches ``limit``."""
+    if not _is_ref(ref):  # a resource-style object: delegate, as TF's state_ops does
+        return ref.count_up_to(limit)
+    ref = _ref_tensor(ref)
+    _check_ref("CountUpTo", ref)
+    if ref.dtype.base_dtype not in (dtypes_lib.int32, dtypes_lib.int64):
+        raise TypeError(f"Value passed to parameter 'ref' has DataType {ref.dtype.base_dtype.name} not in list of "
+                        "allowed values: int32, int64")
+    op = ops._scoped_op(ref.graph, "CountUpTo", [ref], name=name or "CountUpTo",
+                        attrs={"limit": int(limit), "T": ref.dtype.base_dtype})
+    return op._outputs[0]
 
 
 # ----------------------------------------------------------------- IsVariableInitialized

@@ -4,18 +4,20 @@ An adapter and nothing more: every name resolves to an object defined in a real 
 of ``graph`` (or, for ``tf.train``'s checkpoint functions, of ``saver``, imported lazily
 on first use so that ``graph`` keeps not depending on ``saver``).  Top-level names are
 looked up in the op modules' ``__all__``; sub-namespaces (``tf.nn``, ``tf.train``, ...)
-are tables below.
+are tables below.  A module's ``__all__`` may hold names TensorFlow does not have at that place
+(``VariableDef``, ``relu`` at the top level, helpers such as ``apply_device_stack``): the exclusion
+sets below keep them out, so ``dir(tf)`` lists only names real ``tensorflow.compat.v1`` has
+(tests/graph/test_compat_v1.py checks every one against TensorFlow).
 """
 
-from __future__ import annotations
-
-import importlib
+# Imports are underscored and there is no ``from __future__ import annotations``: every global of this
+# module is reachable as ``tf.<name>``, so only TensorFlow's names may be unprefixed.
+import importlib as _importlib
 import logging as _logging
-import sys
-import types
+import sys as _sys
+import types as _types
 
-import graph  # noqa: F401  (registers every kernel and Tensor operator)
-from graph import errors  # noqa: F401  (tf.errors)
+import graph as _graph  # noqa: F401  (registers every kernel and Tensor operator)
 
 # Modules whose public names (``__all__``) appear at the top level of tf, first match wins.
 _TOP_LEVEL_MODULES = (
@@ -23,6 +25,32 @@ _TOP_LEVEL_MODULES = (
     "graph.array_ops", "graph.nn_ops", "graph.random_ops", "graph.control_flow_ops", "graph.variables",
     "graph.variable_scope", "graph.partitioning", "graph.initializers", "graph.session", "graph.device",
 )
+
+# Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
+_NOT_TOP_LEVEL = frozenset((
+    # graph internals and emulator helpers
+    "DEAD", "CondContext", "MergeDevice", "UserDeviceSpec", "STANDARD_PS_OPS", "apply_device_stack",
+    "canonical_name", "check_valid", "is_device_spec", "merge_device", "device_listing", "format_device_listing",
+    "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
+    "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
+    "with_dependencies", "switch", "ref_switch", "merge",
+    # protos and classes TF keeps in sub-modules only
+    "VariableDef", "SaveSliceInfoDef", "PartitionedVariable", "RefVariable", "VariableV1", "DeviceSpecV1",
+    "DeviceSpecV2", "ClusterSpec", "replica_device_setter",
+    # tf.initializers / tf.keras class spellings
+    "Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform", "TruncatedNormal",
+    "VarianceScaling", "GlorotNormal", "GlorotUniform", "Orthogonal",
+    # tf.nn only
+    "bias_add", "dropout", "elu", "l2_loss", "log_softmax", "relu", "relu6", "softmax", "softplus",
+    "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+    "sparse_softmax_cross_entropy_with_logits",
+    # reference dtypes and dtypes tensorflow.compat.v1 does not export
+    "bool_ref", "float32_ref", "float64_ref", "int32_ref", "int64_ref", "string_ref", "int4", "uint4",
+    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+))
+_NOT_IN_DTYPES = frozenset(("bool_ref", "float32_ref", "float64_ref", "int32_ref", "int64_ref", "string_ref", "int4",
+                            "uint4", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+                            "float8_e5m2fnuz"))
 
 # Top-level names whose TensorFlow spelling differs from the defining module's, or which need a home.
 _TOP_LEVEL_ALIASES = {
@@ -45,17 +73,20 @@ _TOP_LEVEL_ALIASES = {
 _NAMESPACES = {
     "nn": ("graph.nn_ops", {
         "softmax_cross_entropy_with_logits_v2": "graph.nn_ops:softmax_cross_entropy_with_logits",
-    }),
-    "math": ("graph.math_ops", {}),
-    "dtypes": ("graph.dtypes", {}),
+    }, frozenset()),
+    "math": ("graph.math_ops", {}, frozenset(("broadcast_static_shape", "cast", "div", "floor_div", "matmul",
+                                              "range", "to_float", "to_int32", "to_int64"))),
+    "dtypes": ("graph.dtypes", {}, _NOT_IN_DTYPES),
+    "errors": ("graph.errors", {}, frozenset()),
     "random": ("graph.random_ops", {
         "normal": "graph.random_ops:random_normal",
         "truncated_normal": "graph.random_ops:truncated_normal",
         "uniform": "graph.random_ops:random_uniform",
+        "shuffle": "graph.random_ops:random_shuffle",
         "set_random_seed": "graph.graph:set_random_seed",
         "get_seed": "graph.graph:get_seed",
-    }),
-    "initializers": ("graph.initializers", {
+    }, frozenset(("random_normal", "random_uniform", "random_shuffle"))),
+    "initializers": (None, {
         "zeros": "graph.initializers:zeros_initializer",
         "ones": "graph.initializers:ones_initializer",
         "constant": "graph.initializers:constant_initializer",
@@ -64,11 +95,12 @@ _NAMESPACES = {
         "random_uniform": "graph.initializers:random_uniform_initializer",
         "glorot_uniform": "graph.initializers:glorot_uniform_initializer",
         "glorot_normal": "graph.initializers:glorot_normal_initializer",
+        "orthogonal": "graph.initializers:orthogonal_initializer",
         "variance_scaling": "graph.initializers:variance_scaling_initializer",
         "global_variables": "graph.variables:global_variables_initializer",
         "local_variables": "graph.variables:local_variables_initializer",
         "variables": "graph.variables:variables_initializer",
-    }),
+    }, frozenset()),
     "train": (None, {
         "replica_device_setter": "graph.device:replica_device_setter",
         "ClusterSpec": "graph.device:ClusterSpec",
@@ -94,46 +126,49 @@ _NAMESPACES = {
         "assert_global_step": "saver.global_step:assert_global_step",
         "import_meta_graph": "saver.meta_graph:import_meta_graph",
         "export_meta_graph": "saver.meta_graph:export_meta_graph",
-    }),
+    }, frozenset()),
 }
 
 
 def _resolve(target: str):
     module_name, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
+    return getattr(_importlib.import_module(module_name), attribute)
 
 
-class _Namespace(types.ModuleType):
+class _Namespace(_types.ModuleType):
     """A lazily resolved sub-namespace such as ``tf.train``."""
 
-    def __init__(self, name: str, module_name: str | None, aliases: dict[str, str]):
+    def __init__(self, name: str, module_name: str | None, aliases: dict[str, str], excluded: frozenset = frozenset()):
         super().__init__(f"{__name__}.{name}")
         self._module_name = module_name
         self._aliases = aliases
+        self._excluded = excluded
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
         if name in self._aliases:
             value = _resolve(self._aliases[name])
-        elif self._module_name is not None and name in _public_names(self._module_name):
-            value = getattr(importlib.import_module(self._module_name), name)
+        elif self._module_name is not None and name in self._module_names():
+            value = getattr(_importlib.import_module(self._module_name), name)
         else:
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}' "
                                  "(not emulated; see README for what is covered)")
         setattr(self, name, value)
         return value
 
+    def _module_names(self) -> set[str]:
+        if self._module_name is None:
+            return set()
+        return set(_public_names(self._module_name)) - self._excluded
+
     def __dir__(self):
-        names = set(self._aliases)
-        if self._module_name is not None:
-            names |= set(_public_names(self._module_name))
-        return sorted(names)
+        return sorted(set(self._aliases) | self._module_names())
 
 
 def _public_names(module_name: str) -> list[str]:
     try:
-        module = importlib.import_module(module_name)
+        module = _importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name == module_name:
             return []
@@ -141,11 +176,11 @@ def _public_names(module_name: str) -> list[str]:
     return list(getattr(module, "__all__", ()))
 
 
-for _name, (_module, _aliases) in _NAMESPACES.items():
-    globals()[_name] = _Namespace(_name, _module, _aliases)
+for _name, (_module, _aliases, _excluded) in _NAMESPACES.items():
+    globals()[_name] = _Namespace(_name, _module, _aliases, _excluded)
 
 
-class _Logging(types.ModuleType):
+class _Logging(_types.ModuleType):
     """``tf.logging``: TF1's logging names over Python's logging module."""
 
     DEBUG, INFO, WARN, ERROR, FATAL = _logging.DEBUG, _logging.INFO, _logging.WARNING, _logging.ERROR, _logging.FATAL
@@ -199,20 +234,25 @@ def __getattr__(name: str):
     if name in _TOP_LEVEL_ALIASES:
         value = _resolve(_TOP_LEVEL_ALIASES[name])
     else:
-        for module_name in _TOP_LEVEL_MODULES:
+        for module_name in _TOP_LEVEL_MODULES if name not in _NOT_TOP_LEVEL else ():
             if name in _public_names(module_name):
-                value = getattr(importlib.import_module(module_name), name)
+                value = getattr(_importlib.import_module(module_name), name)
                 break
         else:
             raise AttributeError(f"module '{__name__}' has no attribute '{name}' "
                                  "(not emulated; see README for what is covered)")
-    setattr(sys.modules[__name__], name, value)
+    setattr(_sys.modules[__name__], name, value)
     return value
 
 
+# This module's own tf names (the rest of its globals are imports and helpers).
+_OWN_NAMES = ("logging", "disable_eager_execution", "disable_v2_behavior", "disable_v2_tensorshape",
+              "executing_eagerly")
+
+
 def __dir__():
-    names = set(globals()) | set(_TOP_LEVEL_ALIASES)
+    names = set(_NAMESPACES) | set(_OWN_NAMES) | set(_TOP_LEVEL_ALIASES)
     for module_name in _TOP_LEVEL_MODULES:
         names |= set(_public_names(module_name))
-    return sorted(n for n in names if not n.startswith("_"))
+    return sorted(n for n in names - _NOT_TOP_LEVEL if not n.startswith("_"))
 

@@ -1,25 +1,16 @@
 """The TF1 guide "Variables: creation, initialization, saving and restoring", run unchanged but for the import.
 
-Each snippet below is the guide's code as a string, executed with ``tf`` bound to this
-package's names (``guide_tf``) and, as the oracle, to real ``tensorflow.compat.v1``:
-both must build the same ops, and ours must compute the values the guide promises.
+Each snippet below is the guide's code as a string, executed after one import line: ours
+(``import graph.compat.v1 as tf``) and, as the oracle, real ``tensorflow.compat.v1``: both must
+build the same ops, ours must compute the values the guide promises and, with a graph seed set,
+the very numbers TensorFlow draws.
 """
-
-import types
 
 import numpy as np
 import pytest
 
-from graph import array_ops, math_ops, ops, random_ops, state_ops  # noqa: F401  (register kernels)
-from graph import graph as graph_lib
-from graph import session as session_lib
-from graph import variables
-
-# The import line of the guide. The lead will replace this adapter with `import graph.compat.v1 as tf`.
-guide_tf = types.SimpleNamespace(
-    Variable=variables.Variable, random_normal=random_ops.random_normal, zeros=ops.zeros,
-    device=graph_lib.device, global_variables_initializer=variables.global_variables_initializer,
-    Session=session_lib.Session, Graph=graph_lib.Graph)
+OUR_IMPORT = "import graph.compat.v1 as tf"  # the one line a TF1 program changes
+TF_IMPORT = "import tensorflow.compat.v1 as tf"
 
 CREATION = '''
 # Create two variables.
@@ -76,11 +67,15 @@ with tf.Session() as sess:
 '''
 
 
-def execute(snippet: str, tf) -> dict:
-    """Runs ``snippet`` in a fresh graph with ``tf`` bound; returns its namespace (and the graph)."""
-    namespace = {"tf": tf}
+def execute(snippet: str, import_line: str = OUR_IMPORT, seed: int | None = None) -> dict:
+    """Runs ``import_line`` then ``snippet`` in a fresh graph; returns its namespace (and the graph)."""
+    namespace: dict = {}
+    exec(import_line, namespace)  # noqa: S102
+    tf = namespace["tf"]
     graph = tf.Graph()
     with graph.as_default():
+        if seed is not None:
+            tf.set_random_seed(seed)
         exec(snippet, namespace)  # noqa: S102  (the guide's code, verbatim)
     namespace["graph"] = graph
     return namespace
@@ -91,7 +86,7 @@ def ops_of(graph) -> list:
 
 
 def test_creation():
-    names = execute(CREATION, guide_tf)
+    names = execute(CREATION)
     weights, biases = names["weights"], names["biases"]
     assert (weights.name, weights.shape.as_list(), weights.dtype.name) == ("weights:0", [784, 200], "float32_ref")
     assert (biases.name, biases.shape.as_list()) == ("biases:0", [200])
@@ -99,7 +94,7 @@ def test_creation():
 
 
 def test_device_placement():
-    names = execute(DEVICE_PLACEMENT, guide_tf)
+    names = execute(DEVICE_PLACEMENT)
     placed = [(v.name, v.device) for v in names["graph"].get_collection("variables")]
     assert placed == [("Variable:0", "/device:CPU:0"), ("Variable_1:0", "/device:GPU:0"),
                       ("Variable_2:0", "/job:ps/task:7")]
@@ -107,7 +102,7 @@ def test_device_placement():
 
 
 def test_initialization():
-    names = execute(INITIALIZATION, guide_tf)
+    names = execute(INITIALIZATION)
     weights, biases = names["values"]
     assert weights.shape == (784, 200) and weights.dtype == np.float32
     assert abs(weights.std() - 0.35) < 0.01 and abs(weights.mean()) < 0.01
@@ -115,7 +110,7 @@ def test_initialization():
 
 
 def test_initialization_from_another_variable():
-    weights, w2, w_twice = execute(FROM_ANOTHER_VARIABLE, guide_tf)["values"]
+    weights, w2, w_twice = execute(FROM_ANOTHER_VARIABLE)["values"]
     np.testing.assert_array_equal(w2, weights)
     np.testing.assert_allclose(w_twice, 2.0 * weights, rtol=1e-6)
     assert weights.std() > 0.3  # a real random draw, shared by all three
@@ -125,7 +120,7 @@ def test_initialization_from_another_variable():
 @pytest.mark.parametrize("snippet", [CREATION, DEVICE_PLACEMENT, INITIALIZATION, FROM_ANOTHER_VARIABLE],
                          ids=["creation", "device_placement", "initialization", "from_another_variable"])
 def test_same_ops_as_tensorflow(tf_module, snippet):
-    ours, theirs = execute(snippet, guide_tf), execute(snippet, tf_module)
+    ours, theirs = execute(snippet), execute(snippet, TF_IMPORT)
     assert ops_of(ours["graph"]) == ops_of(theirs["graph"])
     if "values" in theirs:
         assert [v.shape for v in ours["values"]] == [v.shape for v in theirs["values"]]
@@ -133,3 +128,11 @@ def test_same_ops_as_tensorflow(tf_module, snippet):
             weights, w2, w_twice = theirs["values"]
             np.testing.assert_array_equal(w2, weights)
             np.testing.assert_allclose(w_twice, 2.0 * weights, rtol=1e-6)
+
+
+@pytest.mark.tf
+def test_same_numbers_as_tensorflow_with_a_graph_seed(tf_module):
+    ours = execute(FROM_ANOTHER_VARIABLE, seed=1234)["values"]
+    theirs = execute(FROM_ANOTHER_VARIABLE, TF_IMPORT, seed=1234)["values"]
+    for mine, expected in zip(ours, theirs):
+        np.testing.assert_array_equal(mine, expected)  # Philox streams and Box-Muller, bit for bit
