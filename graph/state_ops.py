@@ -56,12 +56,17 @@ def _compute_assign(ctx, op, inputs):
     ref, value = inputs
     ref = _ref_of(op, ref)
     value = np.array(value, dtype=op._attrs["T"].numpy_dtype, copy=True)
-    if op._attrs["validate_shape"] and ref.is_initialized:
-        old = ref.store[ref.name]
-        if old.shape != value.shape:
+    if op._attrs["validate_shape"]:
+        # An uninitialized VariableV2 already has its declared shape in TF (the kernel allocates it).
+        if ref.is_initialized:
+            lhs_shape = ref.store[ref.name].shape
+        else:
+            declared = op._inputs[0].shape
+            lhs_shape = tuple(declared.as_list()) if declared.is_fully_defined() else value.shape
+        if lhs_shape != value.shape:
             raise errors.InvalidArgumentError(
                 None, op, f"Assign requires shapes of both tensors to match. lhs shape= "
-                f"{list(old.shape)} rhs shape= {list(value.shape)}")
+                f"{list(lhs_shape)} rhs shape= {list(value.shape)}")
     ref.set(value)
     return ref
 

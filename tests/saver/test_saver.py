@@ -277,8 +277,6 @@ def test_restore_errors(g, tmp_path):
             Saver([wrong]).restore(sess, path)
 
 
-@pytest.mark.xfail(reason="graph.state_ops Assign skips validate_shape for an uninitialized variable; TF "
-                          "checks the VariableV2's declared shape", strict=False)
 def test_shape_mismatch_in_fresh_session(g, tmp_path):
     a, _ = _vars()
     with tf.Session() as sess:
