@@ -11,6 +11,7 @@ Building a graph computes nothing; values live in a Session.
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
 import threading
 from typing import Any, Callable, Iterable
@@ -94,8 +95,10 @@ class Tensor:
     def __init__(self, op: "Operation", value_index: int, dtype, shape=None):
         self._op = op
         self._value_index = value_index
-        self._dtype = dtypes_lib.as_dtype(dtype)
-        self._shape = as_shape(shape) if shape is not None else TensorShape(None)
+        self._dtype = dtype if type(dtype) is dtypes_lib.DType else dtypes_lib.as_dtype(dtype)
+        if type(shape) is not TensorShape:
+            shape = as_shape(shape) if shape is not None else TensorShape(None)
+        self._shape = shape
         self._consumers: list[Operation] = []
 
     @property
@@ -508,12 +511,13 @@ class Graph:
         (a scope name); otherwise it is made unique under the current name scope.
         """
         del input_types, op_def, compute_shapes  # accepted for TF1 signature compatibility
-        self._check_not_finalized()
+        if self._finalized:
+            self._check_not_finalized()
         inputs = list(inputs)
         for index, tensor in enumerate(inputs):
-            if not isinstance(tensor, Tensor):
+            if type(tensor) is not Tensor and not isinstance(tensor, Tensor):
                 raise TypeError(f"Input #{index} of op {op_type!r} must be a Tensor, got {type(tensor).__name__}.")
-            if tensor.graph is not self:
+            if tensor._op._graph is not self:
                 raise ValueError(f"Tensor {tensor} must be from the same graph as the op being created "
                                  f"({op_type} in {self!r}).")
         if not name:
@@ -530,28 +534,34 @@ class Graph:
         # TF's op_def_library colocates an op with its reference-typed inputs (Assign with
         # its variable): the op gets the variable's device and a 'loc:@' group.
         kernel = kernels.lookup(op_type)
-        ref_ops = [inputs[i].op for i in (kernel.ref_inputs if kernel else ())
-                   if i < len(inputs) and inputs[i].dtype._is_ref_dtype]
-        with contextlib.ExitStack() as stack, self._lock:
-            for ref_op in ref_ops:
-                stack.enter_context(self.colocate_with(ref_op))
-            self._last_id += 1
-            input_ops = [t.op for t in inputs]
-            controls = self._control_dependencies_for_inputs(input_ops)
-            control_ids = {id(op) for op in controls}
-            for op in control_inputs:
-                op = op if isinstance(op, Operation) else self.as_graph_element(op).op
-                if id(op) not in control_ids:
-                    control_ids.add(id(op))
-                    controls.append(op)
-            op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
-            if dtypes is None:
-                outputs = kernels.infer_outputs(op)
-            else:
-                shapes = shapes if shapes is not None else [None] * len(dtypes)
-                outputs = list(zip(dtypes, shapes))
-            op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(outputs)]
-            self._add_op(op, compute_device)
+        ref_ops = [inputs[i]._op for i in kernel.ref_inputs
+                   if i < len(inputs) and inputs[i]._dtype._is_ref_dtype] if kernel is not None else None
+        with self._lock:
+            if ref_ops:  # as `with colocate_with(ref_op)` for each: its device and group; device scopes ignored
+                saved_colocation, saved_devices = self._colocation_stack, self._device_stack
+                self._colocation_stack = saved_colocation + ref_ops
+                self._device_stack = []
+            try:
+                self._last_id += 1
+                controls = self._control_dependencies_for_inputs(inputs) if self._control_dependencies_stack else []
+                if control_inputs:
+                    control_ids = {id(op) for op in controls}
+                    for op in control_inputs:
+                        op = op if isinstance(op, Operation) else self.as_graph_element(op).op
+                        if id(op) not in control_ids:
+                            control_ids.add(id(op))
+                            controls.append(op)
+                op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
+                if dtypes is None:
+                    outputs = kernels.infer_outputs(op)
+                else:
+                    shapes = shapes if shapes is not None else [None] * len(dtypes)
+                    outputs = zip(dtypes, shapes)
+                op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(outputs)]
+                self._add_op(op, compute_device)
+            finally:
+                if ref_ops:
+                    self._colocation_stack, self._device_stack = saved_colocation, saved_devices
         if self._control_flow_context is not None:  # a cond branch routes outside inputs through Switch ops
             self._control_flow_context.AddOp(op)
         return op
@@ -574,9 +584,11 @@ class Graph:
             tensor._consumers.append(op)
         for control in op._control_inputs:
             control._control_outputs.append(op)
-        for controller in self._control_dependencies_stack:
-            controller.seen.add(id(op))
-        self._changed()
+        if self._control_dependencies_stack:
+            op_id = id(op)
+            for controller in self._control_dependencies_stack:
+                controller.seen.add(op_id)
+        self._version += 1  # self._changed()
 
     # ----------------------------------------------------------------- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -601,28 +613,9 @@ class Graph:
         """The current name scope, without a trailing '/'."""
         return self._name_stack
 
-    @contextlib.contextmanager
-    def name_scope(self, name: str | None):
+    def name_scope(self, name: str | None) -> "_NameScope":
         """Opens a name scope; yields the scope string ending in '/' (or '' for the root)."""
-        if name:
-            if isinstance(name, bytes):
-                name = name.decode()
-            regex = _VALID_SCOPE_NAME_REGEX if self._name_stack else _VALID_OP_NAME_REGEX
-            if not regex.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
-        old_stack = self._name_stack
-        if not name:
-            new_stack, returned = "", ""
-        elif name[-1] == "/":
-            new_stack, returned = name_from_scope_name(name), name
-        else:
-            new_stack = self.unique_name(name)
-            returned = new_stack + "/"
-        self._name_stack = new_stack
-        try:
-            yield returned
-        finally:
-            self._name_stack = old_stack
+        return _NameScope(self, name)
 
     # ----------------------------------------------------------------- devices
     @contextlib.contextmanager
@@ -655,11 +648,19 @@ class Graph:
             self._colocation_stack = saved_colocation
 
     # ----------------------------------------------------------------- control dependencies
-    def _control_dependencies_for_inputs(self, input_ops: list[Operation]) -> list[Operation]:
+    def _control_dependencies_for_inputs(self, inputs: list) -> list[Operation]:
+        """The control inputs the control-dependency stack adds to an op with data ``inputs`` (Tensors or ops)."""
         controls: list[Operation] = []
-        seen = {id(op) for op in input_ops}  # sets, not list scans: grouping 10,000 ops must stay linear
+        input_ops = None
+        seen = None
         for controller in self._control_dependencies_stack:
-            if any(controller.op_in_group(op) for op in input_ops):
+            if not controller.control_inputs:
+                continue  # a `control_dependencies(None)` frame adds nothing
+            if input_ops is None:
+                input_ops = [t._op if type(t) is Tensor else (t.op if isinstance(t, Tensor) else t) for t in inputs]
+                seen = {id(op) for op in input_ops}  # sets, not list scans: grouping 10,000 ops must stay linear
+            group = controller.seen
+            if any(id(op) in group for op in input_ops):
                 continue  # an input already carries these dependencies
             for control in controller.control_inputs:
                 if id(control) not in seen:
@@ -774,17 +775,76 @@ class Graph:
         return graph_def.VersionDef(producer=graph_def.GRAPH_DEF_VERSION)
 
     # ----------------------------------------------------------------- default graph
-    @contextlib.contextmanager
-    def as_default(self):
+    def as_default(self) -> "_DefaultGraph":
         """Makes this graph the default graph inside the context."""
-        _graph_stack.stack.append(self)
-        try:
-            yield self
-        finally:
-            _graph_stack.stack.pop()
+        return _DefaultGraph(self)
 
     def __repr__(self) -> str:
         return f"<graph.Graph object at {id(self):#x}>"
+
+
+class _NameScope:
+    """The context of `Graph.name_scope` (a class, not a generator: ops open several scopes each)."""
+
+    __slots__ = ("_graph", "_name", "_old_stack")
+
+    def __init__(self, graph: Graph, name):
+        self._graph = graph
+        self._name = name
+
+    def __enter__(self) -> str:
+        graph, name = self._graph, self._name
+        if name:
+            if isinstance(name, bytes):
+                name = name.decode()
+            regex = _VALID_SCOPE_NAME_REGEX if graph._name_stack else _VALID_OP_NAME_REGEX
+            if not regex.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+        self._old_stack = graph._name_stack
+        if not name:
+            new_stack, returned = "", ""
+        elif name[-1] == "/":
+            new_stack, returned = name_from_scope_name(name), name
+        else:
+            new_stack = graph.unique_name(name)
+            returned = new_stack + "/"
+        graph._name_stack = new_stack
+        return returned
+
+    def __exit__(self, *exc_info) -> None:
+        self._graph._name_stack = self._old_stack
+
+
+class _DefaultGraph:
+    """The context of `Graph.as_default`."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: Graph):
+        self._graph = graph
+
+    def __enter__(self) -> Graph:
+        _graph_stack.stack.append(self._graph)
+        return self._graph
+
+    def __exit__(self, *exc_info) -> None:
+        _graph_stack.stack.pop()
+
+
+class _PausedGC:
+    """Pauses the cyclic garbage collector during bulk work on a graph (a Saver's build, a Session run, a
+    .meta export): its full collections would rescan every op of a 10,000-variable graph again and again.
+    Nothing is lost: what the work leaves unreachable is collected once the collector runs again."""
+
+    __slots__ = ("_was_enabled",)
+
+    def __enter__(self) -> None:
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc_info) -> None:
+        if self._was_enabled:
+            gc.enable()
 
 
 class _GraphStack(threading.local):
@@ -828,13 +888,30 @@ def _graph_of(values) -> Graph:
     return get_default_graph()
 
 
-@contextlib.contextmanager
-def name_scope(name, default_name=None, values=None):
+class name_scope:  # noqa: N801 - TensorFlow's name; a class, not a generator: every op builder opens one
     """TF1 `tf.name_scope(name, default_name, values)`: a unique scope in the graph of ``values``."""
-    name = default_name if name is None else name
-    graph = _graph_of(values)
-    with graph.as_default(), graph.name_scope(name) as scope:
-        yield scope
+
+    __slots__ = ("_name", "_values", "_graph", "_scope")
+
+    def __init__(self, name, default_name=None, values=None):
+        self._name = default_name if name is None else name
+        self._values = values
+
+    def __enter__(self) -> str:
+        graph = self._graph = _graph_of(self._values)
+        _graph_stack.stack.append(graph)
+        scope = self._scope = _NameScope(graph, self._name)
+        try:
+            return scope.__enter__()
+        except BaseException:
+            _graph_stack.stack.pop()
+            raise
+
+    def __exit__(self, *exc_info) -> None:
+        try:
+            self._scope.__exit__(*exc_info)
+        finally:
+            _graph_stack.stack.pop()
 
 
 def get_name_scope() -> str:

@@ -601,9 +601,15 @@ def _scalar_entry(name: str, value) -> bytes:
 
 
 def _list_entry(name: str, value) -> bytes:
-    if value and all(type(item) is bytes for item in value):  # _class colocation groups: unique per op
+    if not value:
+        return _attr_entry(name, value)
+    kind = type(value[0])
+    if kind is bytes and all(type(item) is bytes for item in value):  # _class colocation groups: one per op
         listed = b"".join([_length_delimited(b"\x12", item) for item in value])
         return _entry_bytes(name, _length_delimited(b"\x0a", listed))
+    if kind is dtypes_lib.DType and all(type(item) is dtypes_lib.DType for item in value):  # SaveV2 dtypes
+        packed = b"".join([encode_varint(item.as_datatype_enum) for item in value])
+        return _entry_bytes(name, _length_delimited(b"\x0a", _length_delimited(b"\x32", packed)))
     return _attr_entry(name, value)
 
 

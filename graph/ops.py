@@ -9,6 +9,7 @@ do not fit), numpy arrays keep their dtype.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -454,7 +455,7 @@ def _filled(value, shape, dtype, name, default_name):
     dtype = dtypes_lib.as_dtype(dtype).base_dtype
     with name_scope(name, default_name, [shape] if isinstance(shape, Tensor) else []) as scope:
         dims = _static_dims(shape)
-        if dims is not None and int(np.prod(dims, dtype=np.int64)) < _SMALL_CONSTANT:
+        if dims is not None and math.prod(dims) < _SMALL_CONSTANT:  # exact Python ints: no int64 overflow
             return constant(np.full(dims, value, dtype=dtype.numpy_dtype) if dtype != dtypes_lib.string
                             else np.full(dims, b"", dtype=object), dtype=dtype, name=scope)
         if dims is not None:

@@ -53,6 +53,7 @@ __all__ = [
 VARINT, I64, LEN, I32 = 0, 1, 2, 5  # wire types
 _U64 = 1 << 64
 _MAX_VARINT64_BYTES = 10
+_VARINT_1 = [bytes((i,)) for i in range(0x80)]  # the one-byte varints
 
 
 def encode_varint(value: int) -> bytes:
@@ -271,6 +272,13 @@ class Field:
                 else:
                     body = struct.pack("<%d%s" % (len(value), kind.struct.format[-1]), *value)
                 out += (_key(self.number, LEN), encode_varint(len(body)), body)
+            elif not self.is_message and kind.wire_type == LEN:  # strings and bytes: no per-item dispatch
+                key = _key(self.number, LEN)
+                to_wire = kind.to_wire
+                for item in value:
+                    body = to_wire(item)
+                    size = len(body)
+                    out += (key, _VARINT_1[size] if size < 0x80 else encode_varint(size), body)
             else:
                 for item in value:
                     self._encode_one(item, out, deterministic)

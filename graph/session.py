@@ -521,6 +521,10 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        with graph_lib._PausedGC():
+            return self._run(fetches, feed_dict)
+
+    def _run(self, fetches, feed_dict):
         graph = self._graph
         if graph._version != self._plans_version:
             self._plans.clear()

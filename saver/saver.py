@@ -427,6 +427,10 @@ class Saver:
     def _build(self, checkpoint_path, build_save, build_restore) -> None:
         if self._is_built:
             return
+        with graph_lib._PausedGC():  # one Assign per variable: no full collections while adding them
+            self._build_unpaused(checkpoint_path, build_save, build_restore)
+
+    def _build_unpaused(self, checkpoint_path, build_save, build_restore) -> None:
         self._is_built = True
         if not self.saver_def:
             if self._builder is None:

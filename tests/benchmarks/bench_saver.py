@@ -1,6 +1,7 @@
 """Saver benchmarks, side by side with TensorFlow (not collected by pytest): run ``python tests/benchmarks/bench_saver.py``.
 
-1. many:  10,000 variables of 100 floats — create + Saver() + init + save + restore, each timed.
+1. many:  issue 4's benchmark: 10,000 ``tf.Variable(tf.zeros([100]))`` — create, Saver() (+ the initializer op),
+          init run, save (with its .meta), restore in a new Session; each timed, and their total.
 2. large: a 1 GiB model (16 variables of 64 MiB) — save; then, in a new process, restore; the peak RSS
           growth during the restore (VmHWM reset before it) says how many copies of the model were made.
 
@@ -20,6 +21,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIB = 1 << 20
+_TARGET_TOTAL_S = 2.0  # issue 4: the 10,000-variable benchmark in under 2 seconds in total
 
 
 def _status(field: str) -> int:
@@ -52,30 +54,32 @@ def _import(lib: str):
 
 
 def run_many(lib: str, count: int, directory: str) -> dict:
-    """create + Saver() + init + save + restore of ``count`` variables of 100 float32."""
-    import numpy as np
+    """Issue 4's benchmark: ``count`` variables ``tf.Variable(tf.zeros([100]), name="v<i>")``, ``Saver()``,
+    the initializer run, ``saver.save(sess, prefix)`` (default arguments: the .meta is written too) and
+    ``saver.restore`` in a new Session; each phase timed, ``total`` their sum."""
     tf = _import(lib)
     times = {}
-    start = time.perf_counter()
     with tf.Graph().as_default():
-        values = np.arange(100, dtype=np.float32)
+        mark = time.perf_counter()
         for index in range(count):
-            tf.Variable(values, name="v%d" % index)
-        times["create"] = time.perf_counter() - start
+            tf.Variable(tf.zeros([100]), name="v%d" % index)
+        times["create"] = time.perf_counter() - mark
         mark = time.perf_counter()
         saver = tf.train.Saver()
+        init = tf.global_variables_initializer()
         times["saver"] = time.perf_counter() - mark
         with tf.Session() as sess:
             mark = time.perf_counter()
-            sess.run(tf.global_variables_initializer())
+            sess.run(init)
             times["init"] = time.perf_counter() - mark
             mark = time.perf_counter()
             path = saver.save(sess, os.path.join(directory, "many"))
             times["save"] = time.perf_counter() - mark
+        with tf.Session() as sess:
             mark = time.perf_counter()
             saver.restore(sess, path)
             times["restore"] = time.perf_counter() - mark
-    times["total"] = time.perf_counter() - start
+    times["total"] = sum(times.values())
     times["peak_rss_mib"] = _status("VmHWM") / MIB
     return times
 
@@ -141,7 +145,7 @@ def _report(title: str, ours: dict, theirs: dict) -> None:
     print(f"  {'':22s}{'ours':>12s}{'TensorFlow':>14s}{'TF / ours':>12s}")
     for key in ours:
         a, b = ours[key], theirs.get(key)
-        ratio = f"{b / a:10.2f}x" if isinstance(b, (int, float)) and a else ""
+        ratio = f"{b / a:10.2f}x" if isinstance(b, (int, float)) and a else ""  # > 1: we are faster
         print(f"  {key:22s}{a:12.3f}{b:14.3f}{ratio:>12s}")
 
 
@@ -157,7 +161,11 @@ def main() -> None:
         return
     count, mib = (1000, 128) if args.quick else (10000, 1024)
     ours, theirs = _pair(["many"], count)
-    _report(f"{count} variables x 100 floats: create + Saver() + init + save + restore (seconds)", ours, theirs)
+    _report(f"{count} variables x 100 floats: create, Saver(), init, save (+ .meta), restore (seconds)", ours, theirs)
+    if not args.quick:
+        verdict = "meets" if ours["total"] < _TARGET_TOTAL_S else "misses"
+        print(f"  total {ours['total']:.2f} s {verdict} the {_TARGET_TOTAL_S:.0f} s target of issue 4 "
+              f"(TensorFlow {theirs['total']:.1f} s, {theirs['total'] / ours['total']:.1f}x ours)")
     ours, theirs = _pair(["save", "restore"], mib)
     _report(f"{mib} MiB model: save; restore in a new process (seconds; peak RSS growth in model sizes)",
             ours, theirs)
