@@ -20,6 +20,8 @@ from graph import dtypes as dtypes_lib
 from graph import kernels
 from graph.shapes import TensorShape, as_shape
 
+_kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
+
 __all__ = [
     "Graph", "Operation", "Tensor", "GraphKeys", "get_default_graph", "reset_default_graph",
     "convert_to_tensor", "register_tensor_conversion_function", "name_scope", "control_dependencies",
@@ -147,6 +149,7 @@ class Tensor:
             ValueError: if ``shape`` is not compatible with the current shape.
         """
         self._shape = self._shape.merge_with(as_shape(shape))
+        self._op._encoded = None  # its NodeDef's _output_shapes may change
 
     def consumers(self) -> list["Operation"]:
         """The ops that use this tensor as a data input."""
@@ -215,22 +218,27 @@ def is_tensor(value) -> bool:
 class Operation:
     """A node of the graph: a named op of a TensorFlow op type with inputs, attrs and outputs."""
 
+    # ``_encoded`` caches this op's NodeDef bytes for graph.graph_def ([without, with] _output_shapes):
+    # whatever changes the op's name-independent content (attrs, device, data or control inputs, output
+    # shapes) must reset it to None, as the ``_set_*`` / ``_add_*`` / ``_update_*`` methods here do.
     __slots__ = ("_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-                 "_device", "_id", "_control_outputs", "_original_op", "__weakref__")
+                 "_device", "_id", "_control_outputs", "_original_op", "_encoded", "__weakref__")
 
     def __init__(self, graph: "Graph", name: str, op_type: str, inputs: list[Tensor],
                  control_inputs: list["Operation"], attrs: dict[str, Any], op_id: int):
+        """Takes ``inputs`` and ``control_inputs`` as they are (Graph.create_op passes lists of its own)."""
         self._graph = graph
         self._name = name
         self._type = op_type
-        self._inputs = list(inputs)
-        self._control_inputs = list(control_inputs)
+        self._inputs = inputs
+        self._control_inputs = control_inputs
         self._attrs = dict(attrs)
         self._device = ""
         self._id = op_id
         self._outputs: list[Tensor] = []
         self._control_outputs: list[Operation] = []
         self._original_op = None
+        self._encoded = None
 
     @property
     def name(self) -> str:
@@ -298,15 +306,18 @@ class Operation:
 
     def _set_attr(self, name: str, value) -> None:
         self._attrs[name] = value
+        self._encoded = None
 
     def _set_device(self, device) -> None:
         # TF stores the string as given (a DeviceSpec becomes its string); it canonicalizes
         # only when merging device scopes.
         from graph import device as device_lib
         self._device = device.to_string() if device_lib.is_device_spec(device) else (device or "")
+        self._encoded = None
 
     def _set_device_from_string(self, device_string: str) -> None:
         self._device = device_string
+        self._encoded = None
 
     def colocation_groups(self) -> list[bytes]:
         """The 'loc:@name' groups this op is colocated with (itself if none)."""
@@ -319,6 +330,7 @@ class Operation:
         if op not in self._control_inputs:
             self._control_inputs.append(op)
             op._control_outputs.append(self)
+            self._encoded = None
             self._graph._changed()
 
     def _update_input(self, index: int, tensor: Tensor) -> None:
@@ -327,6 +339,7 @@ class Operation:
         self._inputs[index] = tensor
         old._consumers.remove(self)
         tensor._consumers.append(self)
+        self._encoded = None
         self._graph._changed()
 
     def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
@@ -523,7 +536,7 @@ class Graph:
         if not name:
             name = op_type
         if name[-1] == "/":
-            name = name_from_scope_name(name)
+            name = name[:-1]
         else:
             name = self.unique_name(name)
         if not _VALID_OP_NAME_REGEX.match(name):
@@ -533,9 +546,9 @@ class Graph:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         # TF's op_def_library colocates an op with its reference-typed inputs (Assign with
         # its variable): the op gets the variable's device and a 'loc:@' group.
-        kernel = kernels.lookup(op_type)
-        ref_ops = [inputs[i]._op for i in kernel.ref_inputs
-                   if i < len(inputs) and inputs[i]._dtype._is_ref_dtype] if kernel is not None else None
+        kernel = _kernel_registry.get(op_type)
+        ref_ops = [inputs[i]._op for i in kernel.ref_inputs if i < len(inputs) and inputs[i]._dtype._is_ref_dtype] \
+            if kernel is not None and kernel.ref_inputs else None
         with self._lock:
             if ref_ops:  # as `with colocate_with(ref_op)` for each: its device and group; device scopes ignored
                 saved_colocation, saved_devices = self._colocation_stack, self._device_stack
@@ -554,10 +567,11 @@ class Graph:
                 op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
                 if dtypes is None:
                     outputs = kernels.infer_outputs(op)
+                    op._outputs = [Tensor(op, i, dtype, shape) for i, (dtype, shape) in enumerate(outputs)]
+                elif shapes is None:
+                    op._outputs = [Tensor(op, i, dtype) for i, dtype in enumerate(dtypes)]
                 else:
-                    shapes = shapes if shapes is not None else [None] * len(dtypes)
-                    outputs = zip(dtypes, shapes)
-                op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(outputs)]
+                    op._outputs = [Tensor(op, i, dtype, shape) for i, (dtype, shape) in enumerate(zip(dtypes, shapes))]
                 self._add_op(op, compute_device)
             finally:
                 if ref_ops:
@@ -575,8 +589,8 @@ class Graph:
             device_set = False
             for colocation_op in reversed(self._colocation_stack):
                 groups.update(colocation_op.colocation_groups())
-                if colocation_op.device and not device_set:
-                    op._device = colocation_op.device
+                if colocation_op._device and not device_set:
+                    op._device = colocation_op._device
                     device_set = True
             op._attrs["_class"] = sorted(groups)
         self._ops_by_name[op._name] = op
@@ -628,24 +642,10 @@ class Graph:
         finally:
             self._device_stack.pop()
 
-    @contextlib.contextmanager
-    def colocate_with(self, op, ignore_existing: bool = False):
+    def colocate_with(self, op, ignore_existing: bool = False) -> "_ColocateWith":
         """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
         inside are ignored, as in TensorFlow."""
-        if op is not None and not isinstance(op, Operation):
-            op = convert_to_tensor(op, as_ref=True).op if not hasattr(op, "op") else op.op
-        saved_colocation = self._colocation_stack
-        if ignore_existing:
-            self._colocation_stack = []
-        if op is not None:
-            self._colocation_stack = self._colocation_stack + [op]
-        saved_devices = self._device_stack
-        self._device_stack = []
-        try:
-            yield
-        finally:
-            self._device_stack = saved_devices
-            self._colocation_stack = saved_colocation
+        return _ColocateWith(self, op, ignore_existing)
 
     # ----------------------------------------------------------------- control dependencies
     def _control_dependencies_for_inputs(self, inputs: list) -> list[Operation]:
@@ -668,20 +668,13 @@ class Graph:
                     controls.append(control)
         return controls
 
-    @contextlib.contextmanager
-    def control_dependencies(self, control_inputs):
+    def control_dependencies(self, control_inputs) -> "_ControlDependencies":
         """Makes ops created inside run after ``control_inputs`` (ops, tensors or variables);
         ``None`` clears the enclosing dependencies."""
-        if control_inputs is None:
-            saved = self._control_dependencies_stack
-            self._control_dependencies_stack = []
-            controller = _ControlDependenciesController(None)
-            self._control_dependencies_stack.append(controller)
-            try:
-                yield
-            finally:
-                self._control_dependencies_stack = saved
-            return
+        return _ControlDependencies(self, control_inputs)
+
+    def _control_inputs_of(self, control_inputs) -> list[Operation]:
+        """The distinct ops of ``control_inputs`` (ops, tensors or variables), validated."""
         ops, seen = [], set()
         for item in control_inputs:
             if hasattr(item, "_as_graph_element") and not isinstance(item, (Tensor, Operation)):
@@ -695,12 +688,7 @@ class Graph:
             if id(item) not in seen:
                 seen.add(id(item))
                 ops.append(item)
-        controller = _ControlDependenciesController(ops)
-        self._control_dependencies_stack.append(controller)
-        try:
-            yield
-        finally:
-            self._control_dependencies_stack.remove(controller)
+        return ops
 
     # ----------------------------------------------------------------- collections
     def add_to_collection(self, name: str, value) -> None:
@@ -813,6 +801,59 @@ class _NameScope:
 
     def __exit__(self, *exc_info) -> None:
         self._graph._name_stack = self._old_stack
+
+
+class _ControlDependencies:
+    """The context of `Graph.control_dependencies` (a class, not a generator: every Variable opens one)."""
+
+    __slots__ = ("_graph", "_control_inputs", "_saved", "_controller")
+
+    def __init__(self, graph: Graph, control_inputs):
+        self._graph = graph
+        self._control_inputs = control_inputs
+
+    def __enter__(self) -> None:
+        graph = self._graph
+        if self._control_inputs is None:  # a fresh stack holding one empty frame
+            self._saved = graph._control_dependencies_stack
+            self._controller = None
+            graph._control_dependencies_stack = [_ControlDependenciesController(None)]
+            return
+        self._controller = _ControlDependenciesController(graph._control_inputs_of(self._control_inputs))
+        graph._control_dependencies_stack.append(self._controller)
+
+    def __exit__(self, *exc_info) -> None:
+        if self._controller is None:
+            self._graph._control_dependencies_stack = self._saved
+        else:
+            self._graph._control_dependencies_stack.remove(self._controller)
+
+
+class _ColocateWith:
+    """The context of `Graph.colocate_with`: ``op`` joins the colocation stack; device scopes are set aside."""
+
+    __slots__ = ("_graph", "_op", "_ignore_existing", "_saved_colocation", "_saved_devices")
+
+    def __init__(self, graph: Graph, op, ignore_existing: bool):
+        self._graph = graph
+        self._op = op
+        self._ignore_existing = ignore_existing
+
+    def __enter__(self) -> None:
+        graph, op = self._graph, self._op
+        if op is not None and not isinstance(op, Operation):
+            op = convert_to_tensor(op, as_ref=True).op if not hasattr(op, "op") else op.op
+        self._saved_colocation = graph._colocation_stack
+        if self._ignore_existing:
+            graph._colocation_stack = []
+        if op is not None:
+            graph._colocation_stack = graph._colocation_stack + [op]
+        self._saved_devices = graph._device_stack
+        graph._device_stack = []
+
+    def __exit__(self, *exc_info) -> None:
+        self._graph._device_stack = self._saved_devices
+        self._graph._colocation_stack = self._saved_colocation
 
 
 class _DefaultGraph:

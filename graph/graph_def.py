@@ -31,6 +31,8 @@ from graph.protobuf import (BOOL, BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, UI
                             Message, encode_varint, enum)
 from graph.shapes import TensorShape
 
+_kernel_registry = kernels._REGISTRY  # op type -> OpKernel (its default attrs go into every NodeDef)
+
 __all__ = [
     "DataType", "VersionDef", "TensorShapeProto", "ResourceHandleProto", "TensorProto", "VariantTensorDataProto",
     "AttrValue", "NameAttrList", "NodeDef", "GraphDef", "OpDef", "OpList", "VariableDef", "SaveSliceInfoDef",
@@ -622,51 +624,76 @@ def _string_field(tag: bytes, text: str) -> bytes:
     return _length_delimited(tag, text.encode("utf-8")) if text else b""
 
 
-def _kernel_defaults(op_type: str):
-    kernel = kernels.lookup(op_type)
-    return kernel.default_attrs if kernel is not None else ()
+_TYPE_FIELDS: dict[str, bytes] = {}  # op type -> its encoded NodeDef field 2
+_UNSET = object()  # an attr the op does not set and its kernel gives no default for
+# (op type, id(kernel), the op's attr names, add_shapes) -> (kernel, [(attr name, kernel default or _UNSET)]
+# in NodeDef order: sorted by name, _output_shapes included when add_shapes): ops of a type share their names.
+_LAYOUTS: dict[tuple, tuple] = {}
+
+
+def _attr_layout(key: tuple, kernel, names: tuple, add_shapes: bool) -> list:
+    defaults = dict(kernel.default_attrs) if kernel is not None else {}
+    every = set(names) | set(defaults)
+    if add_shapes:
+        every.add(_OUTPUT_SHAPES)
+    layout = [(name, defaults.get(name, _UNSET)) for name in sorted(every)]
+    if len(_LAYOUTS) > 10_000:  # graphs with ever-new attr names: keep the table bounded
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = (kernel, layout)
+    return layout
 
 
 def _node_def_bytes(op, add_shapes: bool, defaults_of=None) -> bytes:
-    """The NodeDef wire bytes of ``op`` (see node_def_of); ``defaults_of`` caches kernel defaults per type."""
+    """The NodeDef wire bytes of ``op`` (see node_def_of), from the op's cache when nothing changed since.
+
+    ``op._encoded`` holds (kernel, bytes) per ``add_shapes``: the Operation methods that change an op
+    reset it, and a kernel registered or replaced since (its default attrs) is noticed here."""
+    del defaults_of  # kept for callers; the layouts table replaced it
+    kernel = _kernel_registry.get(op._type)
+    encoded = op._encoded
+    if encoded is not None:
+        cached = encoded[add_shapes]
+        if cached is not None and cached[0] is kernel:
+            return cached[1]
+    data = _encode_node_def(op, kernel, add_shapes)
+    if encoded is None:
+        encoded = op._encoded = [None, None]
+    encoded[add_shapes] = (kernel, data)
+    return data
+
+
+def _encode_node_def(op, kernel, add_shapes: bool) -> bytes:
     attrs = op._attrs
     op_type = op._type
-    if defaults_of is None:
-        defaults = _kernel_defaults(op_type)
-    else:
-        defaults = defaults_of.get(op_type)
-        if defaults is None:
-            defaults = defaults_of[op_type] = _kernel_defaults(op_type)
-    outputs = op._outputs if add_shapes else None
     name_bytes = op._name.encode("utf-8")
+    type_field = _TYPE_FIELDS.get(op_type)
+    if type_field is None:
+        type_field = _TYPE_FIELDS[op_type] = _string_field(b"\x12", op_type)
     out = [b"\x0a", _VARINT_1[len(name_bytes)] if len(name_bytes) < 128 else encode_varint(len(name_bytes)),
-           name_bytes, _string_field(b"\x12", op_type)]
+           name_bytes, type_field]
     for tensor in op._inputs:
-        source = tensor._op._name
         index = tensor._value_index
-        out.append(_length_delimited(b"\x1a", (source if index == 0 else f"{source}:{index}").encode("utf-8")))
+        source = (tensor._op._name if index == 0 else f"{tensor._op._name}:{index}").encode("utf-8")
+        size = len(source)
+        out += (b"\x1a", _VARINT_1[size] if size < 128 else encode_varint(size), source)
     for control in op._control_inputs:
         out.append(_length_delimited(b"\x1a", ("^" + control._name).encode("utf-8")))
     if op._device:
         out.append(_string_field(b"\x22", op._device))
-    if defaults or outputs:
-        names = list(attrs)
-        for name, _ in defaults:
-            if name not in attrs:
-                names.append(name)
-        if outputs and _OUTPUT_SHAPES not in attrs:
-            names.append(_OUTPUT_SHAPES)
-        default_values = dict(defaults) if defaults else None
-    else:
-        names = attrs
-        default_values = None
+    add_shapes = add_shapes and bool(op._outputs)  # an op without outputs gets no _output_shapes
+    if not attrs and not add_shapes and (kernel is None or not kernel.default_attrs):
+        return b"".join(out)
+    names = tuple(attrs)
+    key = (op_type, id(kernel), names, add_shapes)
+    entry = _LAYOUTS.get(key)
+    layout = entry[1] if entry is not None and entry[0] is kernel else _attr_layout(key, kernel, names, add_shapes)
     encoders = _ENTRY_ENCODERS
-    for name in sorted(names):
-        if outputs and name == _OUTPUT_SHAPES:
-            out.append(_output_shapes_entry(outputs))
+    for name, default in layout:
+        if add_shapes and name == _OUTPUT_SHAPES:
+            out.append(_output_shapes_entry(op._outputs))
             continue
-        value = attrs[name] if name in attrs else default_values[name]
-        if value is None:  # an unset optional attr: TF has no null AttrValue
+        value = attrs.get(name, default)
+        if value is None or value is _UNSET:  # an unset optional attr: TF has no null AttrValue
             continue
         encoder = encoders.get(type(value))
         try:
@@ -914,6 +941,7 @@ def _import_nodes(graph, graph_def: GraphDef, input_map: dict, return_elements, 
         op, producer = created[consumer], created[source]
         tensor = producer._outputs[index]
         op._inputs.insert(position, tensor)
+        op._encoded = None
         tensor._consumers.append(op)
     if unused_map:
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(sorted(unused_map))}]")
@@ -960,11 +988,12 @@ def _create_imported_op(graph, node: NodeDef, renamed: dict, data: list, control
     except (TypeError, ValueError, KeyError) as error:
         raise ValueError(f"Cannot import node '{node.name}' ({node.op}): {error}") from error
     op._attrs = attrs  # exactly the NodeDef's attrs: no colocation added for ref inputs on import
+    op._encoded = None
     if dtypes is None and shapes is not None and len(shapes) == len(op._outputs):
         for tensor, shape in zip(op._outputs, shapes):
             if tensor.shape.is_compatible_with(shape):
                 tensor.set_shape(shape)
-    op._device = node.device
+    op._set_device_from_string(node.device)
     if graph._device_stack:
         from graph import device as device_lib
         stack = list(graph._device_stack) + ([node.device] if node.device else [])
@@ -980,7 +1009,7 @@ def _colocate_devices(ops, graph) -> None:
                 continue
             target = graph._get_operation_or_none(group[5:].decode("utf-8", "replace"))
             if target is not None and target is not op and target._device:
-                op._device = target._device
+                op._set_device_from_string(target._device)
                 break
 
 

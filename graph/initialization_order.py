@@ -115,7 +115,10 @@ def guard_against_uninitialized_dependencies(name: str, initial_value: Tensor) -
     """
     if not isinstance(initial_value, Tensor):
         raise TypeError(f"initial_value needs to be a Tensor: {initial_value}")
-    if _has_cycle(initial_value.op):  # TF leaves cyclic graphs alone
+    op = initial_value.op
+    if not op._inputs and op._type not in VARIABLE_OP_TYPES:
+        return initial_value  # reads nothing (a constant, say): nothing to guard
+    if _has_cycle(op):  # TF leaves cyclic graphs alone
         return initial_value
     op = _safe_op(name, initial_value.op, {})
     return op.outputs[initial_value.value_index]
@@ -132,17 +135,29 @@ def _variables_read_by(op: Operation) -> set[str]:
     stack = [op]
     while stack:
         current = stack.pop()
-        sources = [t.op for index, t in enumerate(current.inputs)
-                   if not (index == 0 and current.type in _WRITE_OP_TYPES)]
-        for source in sources + current.control_inputs:
+        inputs = current._inputs[1:] if current._type in _WRITE_OP_TYPES else current._inputs
+        for source in [t._op for t in inputs] + current._control_inputs:
             if id(source) in seen:
                 continue
             seen.add(id(source))
-            if source.type in VARIABLE_OP_TYPES:
-                found.add(source.name)
+            if source._type in VARIABLE_OP_TYPES:
+                found.add(source._name)
             else:
                 stack.append(source)
     return found
+
+
+def _dependency_lists(var_list: Iterable) -> tuple[list[str], dict[str, list[str]]]:
+    """The variable op names of ``var_list`` (those with an initializer), and for each variable whose value
+    another initializer reads, the names of those readers (``b -> [a]`` when ``a``'s initializer reads ``b``)."""
+    variables = [v for v in var_list if getattr(v, "initializer", None) is not None]
+    by_name = {v.op.name: v for v in variables}
+    readers: dict[str, list[str]] = {}
+    for variable in variables:
+        for source in _variables_read_by(variable.initializer):
+            if source in by_name:
+                readers.setdefault(source, []).append(variable.op.name)
+    return list(by_name), readers
 
 
 def initialization_dependencies(var_list: Iterable) -> "networkx.DiGraph":
@@ -151,19 +166,44 @@ def initialization_dependencies(var_list: Iterable) -> "networkx.DiGraph":
     Nodes are variable op names (``'w'``); reads of variables outside ``var_list`` are left out.
     """
     import networkx as nx  # imported on first use: it doubles `import graph` time
-    variables = [v for v in var_list if getattr(v, "initializer", None) is not None]
-    by_name = {v.op.name: v for v in variables}
     dependencies = nx.DiGraph()
-    dependencies.add_nodes_from(by_name)
-    for variable in variables:
-        for source in _variables_read_by(variable.initializer):
-            if source in by_name:
-                dependencies.add_edge(source, variable.op.name)
+    names, readers = _dependency_lists(var_list)
+    dependencies.add_nodes_from(names)
+    for name in names:
+        for reader in readers.get(name, ()):
+            dependencies.add_edge(name, reader)
     return dependencies
+
+
+def _has_dependency_cycle(successors: dict[str, list[str]]) -> bool:
+    """True if the graph ``successors`` (node -> next nodes) has a cycle: iterative three-colour DFS."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    for start, following in successors.items():
+        if start in state:
+            continue
+        state[start] = 1
+        stack = [(start, iter(following))]
+        while stack:
+            node, pending = stack[-1]
+            for successor in pending:
+                mark = state.get(successor)
+                if mark == 1:
+                    return True
+                if mark is None:
+                    state[successor] = 1
+                    stack.append((successor, iter(successors.get(successor, ()))))
+                    break
+            else:
+                state[node] = 2
+                stack.pop()
+    return False
 
 
 def check_no_initialization_cycle(var_list) -> None:
     """Raises ValueError naming the variables of a cycle in `initialization_dependencies`."""
+    var_list = list(var_list)
+    if not _has_dependency_cycle(_dependency_lists(var_list)[1]):
+        return  # the common case needs no networkx (importing it costs more than the check)
     import networkx as nx
     dependencies = initialization_dependencies(var_list)
     try:

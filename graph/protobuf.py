@@ -47,12 +47,14 @@ __all__ = [
     "Message", "Field", "MapField", "ScalarType", "enum", "TextFormatError",
     "INT32", "INT64", "UINT32", "UINT64", "SINT32", "SINT64", "BOOL", "ENUM", "STRING", "BYTES",
     "FIXED32", "FIXED64", "SFIXED32", "SFIXED64", "FLOAT", "DOUBLE",
-    "encode_varint", "decode_varint64",
+    "encode_varint", "decode_varint64", "decode_varint32",
 ]
 
 VARINT, I64, LEN, I32 = 0, 1, 2, 5  # wire types
 _U64 = 1 << 64
-_MAX_VARINT64_BYTES = 10
+_U32 = 1 << 32
+_MAX_VARINT64_BYTES = 10  # protobuf's kMaxVarintBytes
+_MAX_VARINT32_BYTES = 5  # protobuf's kMaxVarint32Bytes
 _VARINT_1 = [bytes((i,)) for i in range(0x80)]  # the one-byte varints
 
 
@@ -70,6 +72,25 @@ def encode_varint(value: int) -> bytes:
     return bytes(out)
 
 
+def _decode_varint(buffer, pos: int, max_bytes: int, limit: int) -> tuple[int, int]:
+    """The bounded varint decoder shared by decode_varint64 and decode_varint32."""
+    result = 0
+    shift = 0
+    end = len(buffer)
+    for count in range(max_bytes):
+        if pos >= end:
+            raise DataLossError(f"truncated varint at byte {pos}")
+        byte = buffer[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            if result >= limit:
+                raise DataLossError(f"varint overflows {limit.bit_length() - 1} bits at byte {pos - count - 1}")
+            return result, pos
+        shift += 7
+    raise DataLossError(f"varint longer than {max_bytes} bytes at byte {pos - max_bytes}")
+
+
 def decode_varint64(buffer, pos: int = 0) -> tuple[int, int]:
     """Decodes an unsigned 64-bit varint at ``pos``; returns (value, next position).
 
@@ -79,23 +100,16 @@ def decode_varint64(buffer, pos: int = 0) -> tuple[int, int]:
     byte = buffer[pos] if pos < len(buffer) else 0x80
     if byte < 0x80:  # fast path: one byte
         return byte, pos + 1
-    result = 0
-    shift = 0
-    end = len(buffer)
-    for count in range(_MAX_VARINT64_BYTES):
-        if pos >= end:
-            raise DataLossError(f"truncated varint at byte {pos}")
-        byte = buffer[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            if result >= _U64:
-                raise DataLossError(f"varint overflows 64 bits at byte {pos - count - 1}")
-            return result, pos
-        shift += 7
-    raise DataLossError(f"varint longer than {_MAX_VARINT64_BYTES} bytes at byte {pos - _MAX_VARINT64_BYTES}")
+    return _decode_varint(buffer, pos, _MAX_VARINT64_BYTES, _U64)
 
 
+def decode_varint32(buffer, pos: int = 0) -> tuple[int, int]:
+    """Decodes an unsigned 32-bit varint at ``pos``; returns (value, next position).
+
+    Raises:
+        DataLossError: on truncation, more than 5 bytes or a value >= 2**32.
+    """
+    return _decode_varint(buffer, pos, _MAX_VARINT32_BYTES, _U32)
 
 
 class ScalarType:

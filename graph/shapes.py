@@ -113,8 +113,18 @@ class Dimension:
         return None if self._value is None or other.value is None else self._value >= other.value
 
 
+# Dimensions never change once made, so the unknown one and small sizes are shared: shapes are built for every
+# op, and one object per dimension per op would be most of a big graph's allocations.
+_UNKNOWN = Dimension(None)
+_SMALL = [Dimension(size) for size in range(1024)]
+
+
 def as_dimension(value) -> Dimension:
     """Converts an int, None or Dimension to a Dimension."""
+    if type(value) is int and 0 <= value < 1024:
+        return _SMALL[value]
+    if value is None:
+        return _UNKNOWN
     return value if isinstance(value, Dimension) else Dimension(value)
 
 
@@ -140,7 +150,7 @@ class TensorShape:
                 items = list(dims)
             except TypeError:
                 items = [dims]  # a bare int is a rank-1 shape, as TF accepts
-            self._dims = tuple(as_dimension(d) for d in items)
+            self._dims = tuple([as_dimension(d) for d in items])
 
     @property
     def dims(self):
@@ -185,6 +195,8 @@ class TensorShape:
 
     def is_compatible_with(self, other) -> bool:
         other = as_shape(other)
+        if self._dims is other._dims:  # the same dimensions (shapes share them): the common case
+            return True
         if self._dims is None or other._dims is None:
             return True
         if len(self._dims) != len(other._dims):
@@ -197,6 +209,8 @@ class TensorShape:
 
     def merge_with(self, other) -> "TensorShape":
         other = as_shape(other)
+        if self._dims is other._dims or (self._dims is not None and self._dims == other._dims):
+            return self  # equal dimensions (each compared by identity first): nothing to merge
         if self._dims is None:
             return other
         if other._dims is None:

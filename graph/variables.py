@@ -65,29 +65,13 @@ class VariableAggregation(enum.Enum):
     ONLY_FIRST_REPLICA = 3
 
 
-@dataclasses.dataclass
-class SaveSliceInfoDef:
-    """The fields of TensorFlow's ``SaveSliceInfoDef`` message (variable.proto), in field order."""
-
-    full_name: str = ""
-    full_shape: list[int] = dataclasses.field(default_factory=list)
-    var_offset: list[int] = dataclasses.field(default_factory=list)
-    var_shape: list[int] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class VariableDef:
-    """The fields of TensorFlow's ``VariableDef`` message (variable.proto), in field-number order."""
-
-    variable_name: str = ""
-    initializer_name: str = ""
-    snapshot_name: str = ""
-    save_slice_info_def: SaveSliceInfoDef | None = None
-    is_resource: bool = False
-    initial_value_name: str = ""
-    trainable: bool = False
-    synchronization: int = VariableSynchronization.AUTO.value
-    aggregation: int = VariableAggregation.NONE.value
+def __getattr__(name: str):
+    """``VariableDef`` and ``SaveSliceInfoDef`` (variable.proto), declared once in graph.graph_def and
+    imported on first use: importing graph_def eagerly would add ~20 ms to ``import graph``."""
+    if name in ("VariableDef", "SaveSliceInfoDef"):
+        from graph import graph_def
+        return getattr(graph_def, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _strip_name_scope(name: str, export_scope: str | None) -> str:
@@ -171,9 +155,11 @@ class _SaveSliceInfo:
 
     def to_proto(self, export_scope: str | None = None) -> SaveSliceInfoDef | None:
         """This slice as a SaveSliceInfoDef, or None if ``full_name`` is outside ``export_scope``."""
+        from graph.graph_def import SaveSliceInfoDef
         if export_scope is None or self.full_name.startswith(export_scope):
-            return SaveSliceInfoDef(_strip_name_scope(self.full_name, export_scope), list(self.full_shape),
-                                    list(self.var_offset), list(self.var_shape))
+            return SaveSliceInfoDef(full_name=_strip_name_scope(self.full_name, export_scope),
+                                    full_shape=list(self.full_shape), var_offset=list(self.var_offset),
+                                    var_shape=list(self.var_shape))
         return None
 
     def __repr__(self) -> str:
@@ -276,7 +262,7 @@ class Variable:
                     for op in reversed(graph._ops_by_name.values()):  # newest first: only this call's ops
                         if op._id <= first_id:
                             break
-                        op._attrs["_class"] = list(location)
+                        op._set_attr("_class", list(location))
             else:
                 self._initial_value = graph_lib.convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
                 if shape is None:
@@ -330,21 +316,26 @@ class Variable:
 
     def to_proto(self, export_scope: str | None = None) -> VariableDef | None:
         """This variable as a VariableDef (op and tensor names), or None if outside ``export_scope``."""
+        from graph.graph_def import VariableDef
         if export_scope is not None and not self._variable.name.startswith(export_scope):
             return None
-        save_slice_info_def = None
+        strip = _strip_name_scope if export_scope else lambda name, scope: name
+        # Only the fields that differ from their defaults are given: a graph's every variable is converted
+        # on each .meta export, and each keyword costs a descriptor call; unset fields read as defaults.
+        fields = {"variable_name": strip(self._variable.name, export_scope),
+                  "initializer_name": strip(self._initializer_op.name, export_scope),
+                  "snapshot_name": strip(self._snapshot.name, export_scope)}
         if self._save_slice_info:
-            save_slice_info_def = self._save_slice_info.to_proto(export_scope=export_scope)
-        return VariableDef(
-            variable_name=_strip_name_scope(self._variable.name, export_scope),
-            initializer_name=_strip_name_scope(self.initializer.name, export_scope),
-            snapshot_name=_strip_name_scope(self._snapshot.name, export_scope),
-            save_slice_info_def=save_slice_info_def,
-            initial_value_name=("" if self._initial_value is None
-                                else _strip_name_scope(self._initial_value.name, export_scope)),
-            trainable=self._trainable,
-            synchronization=self._synchronization.value,
-            aggregation=self._aggregation.value)
+            fields["save_slice_info_def"] = self._save_slice_info.to_proto(export_scope=export_scope)
+        if self._initial_value is not None:
+            fields["initial_value_name"] = strip(self._initial_value.name, export_scope)
+        if self._trainable:
+            fields["trainable"] = True
+        if self._synchronization is not VariableSynchronization.AUTO:
+            fields["synchronization"] = self._synchronization.value
+        if self._aggregation is not VariableAggregation.NONE:
+            fields["aggregation"] = self._aggregation.value
+        return VariableDef(**fields)
 
     # ----------------------------------------------------------------- reading
     def value(self) -> Tensor:

@@ -22,6 +22,7 @@ import struct
 from typing import Iterable, Sequence
 
 from graph.errors import DataLossError, InvalidArgumentError
+from graph.protobuf import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
 
 __all__ = [
     "encode_varint", "decode_varint32", "decode_varint64",
@@ -33,71 +34,13 @@ __all__ = [
 ]
 
 FULL_EXTENT = -1  # tensor_slice.h kFullExtent: length of a whole dimension
-_MAX_VARINT64_BYTES = 10
-_MAX_VARINT32_BYTES = 5
 _FIXED32 = struct.Struct("<I")
 _FIXED64 = struct.Struct("<Q")
 _U64 = 1 << 64
 _SPECIAL_BYTES = re.compile(b"[\\x00\\xff]")
 _ESCAPES = {b"\x00": b"\x00\xff", b"\xff": b"\xff\x00"}
 
-# ---------------------------------------------------------------------------------------- varints
-
-
-def encode_varint(value: int) -> bytes:
-    """Returns the protobuf varint of ``value`` (negative values as 64-bit two's complement)."""
-    if value < 0:
-        value += _U64
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _decode_varint(buffer, pos: int, max_bytes: int, limit: int) -> tuple[int, int]:
-    result = 0
-    shift = 0
-    end = len(buffer)
-    for count in range(max_bytes):
-        if pos >= end:
-            raise DataLossError(f"truncated varint at byte {pos}")
-        byte = buffer[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            if result >= limit:
-                raise DataLossError(f"varint overflows {limit.bit_length() - 1} bits at byte {pos - count - 1}")
-            return result, pos
-        shift += 7
-    raise DataLossError(f"varint longer than {max_bytes} bytes at byte {pos - max_bytes}")
-
-
-def decode_varint64(buffer, pos: int = 0) -> tuple[int, int]:
-    """Decodes an unsigned 64-bit varint at ``pos``; returns (value, next position).
-
-    Raises:
-        DataLossError: on truncation, more than 10 bytes or a value >= 2**64.
-    """
-    byte = buffer[pos] if pos < len(buffer) else 0x80
-    if byte < 0x80:  # fast path: one byte
-        return byte, pos + 1
-    return _decode_varint(buffer, pos, _MAX_VARINT64_BYTES, _U64)
-
-
-def decode_varint32(buffer, pos: int = 0) -> tuple[int, int]:
-    """Decodes an unsigned 32-bit varint at ``pos``; returns (value, next position).
-
-    Raises:
-        DataLossError: on truncation, more than 5 bytes or a value >= 2**32.
-    """
-    byte = buffer[pos] if pos < len(buffer) else 0x80
-    if byte < 0x80:
-        return byte, pos + 1
-    return _decode_varint(buffer, pos, _MAX_VARINT32_BYTES, 1 << 32)
+# ------------------------------------------------------------------------------------- fixed ints
 
 
 def encode_fixed32(value: int) -> bytes:

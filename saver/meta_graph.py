@@ -25,16 +25,17 @@ from __future__ import annotations
 import logging
 import os
 import re
-import uuid
 
 from graph import graph as graph_lib
 from graph import kernels
 from graph.graph import GraphKeys
+from graph.variables import _prepend_name_scope, _strip_name_scope  # TF's ops.py functions
 from graph.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
                              graph_def_of, import_graph_def)
 from graph.errors import DataLossError
 from graph.protobuf import (BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, TextFormatError,
                             encode_varint)
+from saver import control_flow_context, remote, state
 from saver.saver import Saver, SaverDef as _SaverDefBase
 
 __all__ = [
@@ -48,9 +49,10 @@ logger = logging.getLogger(__name__)
 _VARIABLE_COLLECTIONS = (
     GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES, GraphKeys.MOVING_AVERAGE_VARIABLES,
     GraphKeys.LOCAL_VARIABLES, GraphKeys.MODEL_VARIABLES, GraphKeys.GLOBAL_STEP, GraphKeys.METRIC_VARIABLES)
-# Collections whose bytes are protos we do not rebuild here (queue_runner_impl, control_flow_ops):
-# imported as raw bytes, so that exporting writes them back unchanged.
-_RAW_PROTO_COLLECTIONS = (GraphKeys.QUEUE_RUNNERS, GraphKeys.COND_CONTEXT, GraphKeys.WHILE_CONTEXT)
+# Collections of control-flow contexts (control_flow_ops register_proto_function): CondContextDef /
+# WhileContextDef bytes (saver/control_flow_context.py).  ``queue_runners`` (QueueRunnerDef) is not rebuilt
+# here: imported as raw bytes, so that exporting writes them back unchanged.
+_CONTEXT_COLLECTIONS = (GraphKeys.COND_CONTEXT, GraphKeys.WHILE_CONTEXT)
 # meta_graph.py SAVE_AND_RESTORE_OPS: what marks a scope as a saver's, for clear_extraneous_savers.
 _SAVE_AND_RESTORE_OPS = ("SaveV2", "Save", "SaveSlice", "LegacySave", "LegacySaveSlice", "RestoreV2", "Restore",
                          "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice")
@@ -121,22 +123,6 @@ class MetaGraphDef(Message):
 # ------------------------------------------------------------------------------------- names
 
 
-def _strip_name_scope(name: str, export_scope: str | None) -> str:
-    """ops.strip_name_scope: removes ``export_scope/`` (also after '^' or 'loc:@')."""
-    if not export_scope:
-        return name
-    scope = export_scope[:-1] if export_scope.endswith("/") else export_scope
-    return re.sub(r"([\^]|loc:@|^)" + re.escape(scope) + r"[\/]+(.*)", r"\1\2", name, count=1)
-
-
-def _prepend_name_scope(name: str, import_scope: str | None) -> str:
-    """ops.prepend_name_scope: adds ``import_scope/`` (also after '^' or 'loc:@')."""
-    if not import_scope:
-        return name
-    scope = import_scope[:-1] if import_scope.endswith("/") else import_scope
-    return re.sub(r"([\^]|loc:@|^)(.*)", lambda m: m.group(1) + scope + "/" + m.group(2), name, count=1)
-
-
 def _op_name(tensor_name: str) -> str:
     return tensor_name.lstrip("^").split(":")[0]
 
@@ -193,22 +179,6 @@ def _strip_defaults(node: NodeDef) -> None:
             del node.attr[name]
 
 
-def _as_variable_def(proto) -> VariableDef | None:
-    """A Variable's ``to_proto()`` result (our message, or graph.variables' dataclass) as a VariableDef."""
-    if proto is None or isinstance(proto, VariableDef):
-        return proto
-    fields = {f.name: getattr(proto, f.name) for f in VariableDef._fields if hasattr(proto, f.name)}
-    slice_info = fields.pop("save_slice_info_def", None)
-    for key in ("synchronization", "aggregation"):
-        fields[key] = int(getattr(fields.get(key, 0), "value", fields.get(key, 0)))
-    message = VariableDef(**fields)
-    if slice_info is not None:
-        message.save_slice_info_def = SaveSliceInfoDef(
-            full_name=slice_info.full_name, full_shape=list(slice_info.full_shape),
-            var_offset=list(slice_info.var_offset), var_shape=list(slice_info.var_shape))
-    return message
-
-
 def _text_field(tag: bytes, text: str) -> bytes:
     if not text:
         return b""
@@ -216,17 +186,14 @@ def _text_field(tag: bytes, text: str) -> bytes:
     return tag + encode_varint(len(data)) + data
 
 
-def _variable_def_bytes(proto) -> bytes:
-    """The VariableDef wire bytes of a Variable's ``to_proto()`` result (b"" for None), as
-    ``_as_variable_def(proto).to_bytes()`` gives them; written directly for the common case
-    (a plain variable), since a graph of 10,000 variables encodes 10,000 of them."""
+def _variable_def_bytes(proto: VariableDef | None) -> bytes:
+    """``proto.to_bytes()`` (b"" for None), written directly for a plain variable's VariableDef: a graph
+    of 10,000 variables encodes 10,000 of them, and the generic encoder is several times slower."""
     if proto is None:
         return b""
-    if isinstance(proto, VariableDef) or getattr(proto, "save_slice_info_def", None) is not None \
-            or not hasattr(proto, "variable_name"):
-        return _as_variable_def(proto).to_bytes()
-    synchronization = int(getattr(proto.synchronization, "value", proto.synchronization))
-    aggregation = int(getattr(proto.aggregation, "value", proto.aggregation))
+    if proto.save_slice_info_def is not None or proto._unknown:
+        return proto.to_bytes()
+    synchronization, aggregation = proto.synchronization, proto.aggregation
     return b"".join((
         _text_field(b"\x0a", proto.variable_name), _text_field(b"\x12", proto.initializer_name),
         _text_field(b"\x1a", proto.snapshot_name), b"\x28\x01" if proto.is_resource else b"",
@@ -252,6 +219,10 @@ def _collection_def(key: str, items: list, export_scope: str | None, encoded_var
                 encoded = encoded_variables[id(item)] = _variable_def_bytes(item.to_proto(export_scope=export_scope))
             if encoded:
                 values.append(encoded)
+        return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
+    if key in _CONTEXT_COLLECTIONS:
+        values = [data for data in (control_flow_context.context_bytes(item, export_scope) for item in items)
+                  if data is not None]
         return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
     if key == GraphKeys.SAVERS:
         values = []
@@ -280,17 +251,9 @@ def _collection_def(key: str, items: list, export_scope: str | None, encoded_var
 
 def _atomic_write(filename: str, data: bytes) -> None:
     directory = os.path.dirname(filename)
-    if directory:
+    if directory and not remote.is_url(filename):
         os.makedirs(directory, exist_ok=True)  # graph_io.write_graph creates the directory
-    temp = f"{filename}.tmp{uuid.uuid4().hex}"  # file_io.atomic_write_string_to_file's temp name
-    try:
-        with open(temp, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, filename)
-    except BaseException:
-        if os.path.exists(temp):
-            os.remove(temp)
-        raise
+    state._write_atomic(filename, data)  # file_io.atomic_write_string_to_file: '.tmp<uuid4 hex>', then rename
 
 
 def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None,
@@ -419,7 +382,7 @@ def _import_collections(meta: MetaGraphDef, graph, scope: str, restore_collectio
     collections = meta.collection_def
     ordered = ([GraphKeys.TRAINABLE_VARIABLES] if GraphKeys.TRAINABLE_VARIABLES in collections else []) + \
         sorted(key for key in collections if key != GraphKeys.TRAINABLE_VARIABLES)
-    variable_objects: dict[bytes, object] = {}
+    proto_objects: dict[bytes, object] = {}
     for key in ordered:
         col_def = collections[key]
         if key == unbound_inputs_col_name or not restore_collections_predicate(key):
@@ -431,7 +394,7 @@ def _import_collections(meta: MetaGraphDef, graph, scope: str, restore_collectio
         values = getattr(col_def, kind).value
         if kind == "bytes_list" and key in _VARIABLE_COLLECTIONS:
             for value in values:
-                variable = variable_objects.get(value)
+                variable = proto_objects.get(value)
                 if variable is None:
                     proto = VariableDef.from_bytes(value)
                     if not have_trainable:
@@ -441,12 +404,18 @@ def _import_collections(meta: MetaGraphDef, graph, scope: str, restore_collectio
                     except NotImplementedError as error:
                         logger.warning("%s", error)
                         variable = value
-                    variable_objects[value] = variable
+                    proto_objects[value] = variable
                 graph.add_to_collection(key, variable)
         elif kind == "bytes_list" and key == GraphKeys.SAVERS:
             for value in values:
                 graph.add_to_collection(key, Saver(saver_def=SaverDef.from_bytes(value), name=scope or None))
-        elif kind == "bytes_list" and key in _RAW_PROTO_COLLECTIONS:
+        elif kind == "bytes_list" and key in _CONTEXT_COLLECTIONS:
+            for value in values:  # one object per distinct proto, as TF's importer keeps them
+                context = proto_objects.get(value)
+                if context is None:
+                    context = proto_objects[value] = control_flow_context.context_from_bytes(key, value, scope)
+                graph.add_to_collection(key, context)
+        elif kind == "bytes_list" and key == GraphKeys.QUEUE_RUNNERS:
             for value in values:
                 graph.add_to_collection(key, bytes(value))
         elif kind == "node_list":

@@ -9,6 +9,9 @@ private temporary directory::
 
 Uploading the index last keeps TensorFlow's rule that a checkpoint exists once its index does; each
 file goes to a ``.tempstate<hex>`` name and is moved into place where the filesystem can move.
+``Saver.save`` / ``Saver.restore`` hand URLs to :func:`save` / :func:`restore`; saver/state.py reads and
+writes the ``checkpoint`` state file (and deletes old checkpoints) at URLs through :func:`read_bytes`,
+:func:`write_bytes`, :func:`exists`, :func:`glob`, :func:`remove` and :func:`mtime_seconds`.
 Local paths and ``file://`` URLs are used in place, with no copy.  Needs the optional ``fsspec``
 package (``pip install 'tf1-graph-saver[remote]'``) only when a URL is given.
 """
@@ -27,8 +30,8 @@ from typing import Iterator, List, Optional, Tuple
 from graph.errors import NotFoundError
 
 __all__ = ["is_url", "local_path", "filesystem", "local_checkpoint", "local_output", "open_checkpoint",
-           "read_bytes", "write_bytes", "latest_checkpoint", "upload_checkpoint", "checkpoint_files",
-           "save", "restore"]
+           "read_bytes", "write_bytes", "exists", "glob", "remove", "mtime_seconds", "latest_checkpoint",
+           "upload_checkpoint", "checkpoint_files", "save", "restore"]
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _DATA = re.compile(r"\.data-\d{5}-of-\d{5}$")
@@ -68,7 +71,15 @@ def filesystem(url: str) -> Tuple[object, str]:
 
 
 def _join(url: str, name: str) -> str:
-    return url.rstrip("/") + "/" + name
+    return url + name if url.endswith("/") else url + "/" + name
+
+
+def _split(url: str) -> Tuple[str, str]:
+    """(directory URL, base name) of a URL: ``memory://d/m`` -> (``memory://d``, ``m``); ``memory://m`` ->
+    (``memory://``, ``m``)."""
+    protocol = _URL.match(url).group(0)
+    directory, _, name = url[len(protocol):].rpartition("/")
+    return protocol + directory, name
 
 
 def read_bytes(url: str) -> bytes:
@@ -103,6 +114,39 @@ def write_bytes(url: str, data: bytes) -> None:
     fs.mv(temp, path)
 
 
+def exists(url: str) -> bool:
+    """True if a file or directory exists at a URL."""
+    fs, path = filesystem(url)
+    return fs.exists(path)
+
+
+def glob(pattern: str) -> List[str]:
+    """The URLs matching ``pattern`` (``*``, ``?``, ``[...]`` in its last component), sorted."""
+    fs, path = filesystem(pattern)
+    if not re.search(r"[*?\[]", pattern):
+        return [pattern] if fs.exists(path) else []
+    directory, _ = _split(pattern)
+    return [_join(directory, posixpath.basename(match)) for match in sorted(fs.glob(path))]
+
+
+def remove(url: str) -> None:
+    """Deletes the file at a URL (FileNotFoundError if there is none)."""
+    fs, path = filesystem(url)
+    if not fs.exists(path):
+        raise FileNotFoundError(url)
+    fs.rm_file(path)
+
+
+def mtime_seconds(url: str) -> float:
+    """The modification time of the file at a URL, in whole seconds (as TF's file systems report it)."""
+    fs, path = filesystem(url)
+    try:
+        modified = fs.modified(path).timestamp()
+    except NotImplementedError:  # backends without modified(): the info dict's mtime, if any
+        modified = float(fs.info(path).get("mtime", 0))
+    return float(int(modified))
+
+
 def checkpoint_files(url_prefix: str) -> List[str]:
     """The remote files of a V2 checkpoint: data shards (sorted), then the index.
 
@@ -125,21 +169,17 @@ def _resolve_remote(url: str) -> str:
     """A URL prefix for a directory (its ``checkpoint`` file), a prefix, or one of its files."""
     fs, path = filesystem(url)
     if fs.isdir(path):
-        state = _join(path, _STATE_FILENAME)
+        from saver.state import get_checkpoint_state
         try:
-            text = fs.cat_file(state).decode("utf-8", "surrogateescape")
-        except FileNotFoundError as error:
-            raise NotFoundError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {url}") from error
-        from saver.state import CheckpointState, ParseError
-        try:
-            prefix = CheckpointState.from_text(text).model_checkpoint_path
-        except ParseError as error:
-            raise NotFoundError(f"{url}/{_STATE_FILENAME}: cannot parse the checkpoint state: {error}") from error
-        if not prefix:
-            raise NotFoundError(f"{url}/{_STATE_FILENAME} names no model_checkpoint_path")
-        if _URL.match(prefix) is None and not posixpath.isabs(prefix):
-            return url.rstrip("/") + "/" + prefix
-        return prefix if _URL.match(prefix) else _URL.match(url).group(0) + prefix.lstrip("/")
+            state = get_checkpoint_state(url)
+        except ValueError as error:
+            raise NotFoundError(f"{url}/{_STATE_FILENAME}: {error}") from error
+        if state is None:
+            raise NotFoundError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {url}")
+        prefix = state.model_checkpoint_path
+        if _URL.match(prefix) is None:  # an absolute local path written elsewhere: the same path here
+            return _URL.match(url).group(0) + prefix.lstrip("/")
+        return prefix
     for suffix in (".index", ".meta"):
         if url.endswith(suffix) and not fs.exists(path + ".index"):
             return url[:-len(suffix)]
@@ -175,14 +215,16 @@ def local_checkpoint(path_or_url) -> Iterator[str]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = True) -> List[str]:
+def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = True,
+                      meta_graph_suffix: str = "meta") -> List[str]:
     """Copies a local checkpoint to a URL prefix: data files, then ``.meta``, the index last; returns URLs."""
     directory, name = os.path.split(local_prefix)
     files = sorted(f for f in os.listdir(directory or ".")
                    if f.startswith(name + ".") and _DATA.search(f[len(name):]))
-    if include_meta and os.path.exists(local_prefix + ".meta"):
-        files.append(name + ".meta")
-    files.append(name + ".index")
+    if include_meta and os.path.exists(f"{local_prefix}.{meta_graph_suffix}"):
+        files.append(f"{name}.{meta_graph_suffix}")
+    if os.path.exists(local_prefix + ".index"):
+        files.append(name + ".index")
     written = []
     for filename in files:
         with open(os.path.join(directory, filename), "rb") as file:
@@ -253,43 +295,49 @@ def open_checkpoint(path_or_url):
     return _StagedReader(path_or_url)
 
 
-def latest_checkpoint(url_dir: str) -> Optional[str]:
-    """The newest checkpoint prefix named by ``<url_dir>/checkpoint`` (as a URL), or None."""
-    local = local_path(url_dir)
+def latest_checkpoint(url_dir: str, latest_filename: Optional[str] = None) -> Optional[str]:
+    """The newest checkpoint prefix named by ``<url_dir>/checkpoint`` (a URL for a URL), or None
+    (saver.state.latest_checkpoint, which reads URLs through this module)."""
+    from saver.state import latest_checkpoint as state_latest_checkpoint
+    return state_latest_checkpoint(url_dir, latest_filename)
+
+
+def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool = True,
+         latest_filename: Optional[str] = None, meta_graph_suffix: str = "meta", write_state: bool = True,
+         strip_default_attrs: bool = False, save_debug_info: bool = False) -> Optional[str]:
+    """``saver.save`` to a URL (Saver.save calls it for URLs): the checkpoint is written to a private
+    temporary directory, uploaded (index last), and the saver's retention and ``<dir>/checkpoint`` state
+    file are kept as for a local save; returns the checkpoint's URL prefix (None for an empty saver)."""
+    options = dict(global_step=global_step, latest_filename=latest_filename, meta_graph_suffix=meta_graph_suffix,
+                   write_meta_graph=write_meta_graph, strip_default_attrs=strip_default_attrs,
+                   save_debug_info=save_debug_info)
+    local = local_path(url_prefix)
     if local is not None:
-        from saver.state import latest_checkpoint as local_latest
-        return local_latest(local)
+        return saver.save(sess, local, write_state=write_state, **options)
+    directory, name = _split(url_prefix)
+    staging = tempfile.mkdtemp(prefix="tf1-saver-remote-")
     try:
-        prefix = _resolve_remote(url_dir)
-    except NotFoundError:
+        written = saver.save(sess, os.path.join(staging, name or "ckpt"), write_state=False, **options)
+        staged = sorted({f.rsplit(".", 1)[0] for f in os.listdir(staging) if _DATA.search(f)
+                         or f.endswith((".index", "." + meta_graph_suffix))})
+        fs, path = filesystem(directory)
+        fs.makedirs(path, exist_ok=True)
+        for local_prefix in staged:  # a sharded V1 save or an empty saver's lone .meta included
+            stem = os.path.basename(local_prefix)
+            upload_checkpoint(os.path.join(staging, stem), _join(directory, stem), write_meta_graph,
+                              meta_graph_suffix)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if written is None:
         return None
-    fs, path = filesystem(prefix)
-    return prefix if fs.exists(path + ".index") else None
-
-
-def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool = True) -> str:
-    """``saver.save`` to a URL: writes locally, uploads, and updates ``<dir>/checkpoint``; returns the URL.
-
-    The state file lists this checkpoint by its base name, relative to its directory.
-    """
-    if local_path(url_prefix) is not None:
-        return saver.save(sess, local_path(url_prefix), global_step=global_step, write_meta_graph=write_meta_graph)
-    name = posixpath.basename(url_prefix.rstrip("/"))
-    if global_step is not None:
-        step = global_step if isinstance(global_step, int) else int(sess.run(global_step))
-        name = f"{name}-{step}"
-    directory = url_prefix.rstrip("/")[:-len(posixpath.basename(url_prefix.rstrip("/")))].rstrip("/")
-    target = _join(directory, name)
-    with local_output(target) as local:
-        saver.save(sess, local, write_meta_graph=write_meta_graph, write_state=False)
-    from saver.state import CheckpointState, ParseError, generate_checkpoint_state_proto
-    state_url = _join(directory, _STATE_FILENAME)
-    try:  # keep the history of earlier saves to this directory
-        earlier = CheckpointState.from_text(read_bytes(state_url).decode("utf-8")).all_model_checkpoint_paths
-    except (NotFoundError, ParseError, UnicodeDecodeError):
-        earlier = []
-    state = generate_checkpoint_state_proto(".", name, [p for p in earlier if p != name] + [name])
-    write_bytes(state_url, state.to_text().encode("utf-8"))
+    target = _join(directory, os.path.basename(written))
+    if write_state:
+        from saver import state
+        saver._RecordLastCheckpoint(target)
+        state.update_checkpoint_state_internal(
+            save_dir=directory, model_checkpoint_path=target, all_model_checkpoint_paths=saver.last_checkpoints,
+            latest_filename=latest_filename, save_relative_paths=saver._save_relative_paths)
+        saver._MaybeDeleteOldCheckpoints(meta_graph_suffix=meta_graph_suffix)
     return target
 
 

@@ -31,7 +31,7 @@ from graph import dtypes as dtypes_lib
 from graph import errors
 from graph import graph as graph_lib
 from graph.graph import Operation, Tensor
-from saver import save_ops, saveable as saveable_lib, state as state_lib
+from saver import remote, save_ops, saveable as saveable_lib, state as state_lib
 from graph.protobuf import enum
 from saver.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 
@@ -549,6 +549,10 @@ class Saver:
                 parent directory of ``save_path`` does not exist.
             RuntimeError: if the saver was deferred and never built.
         """
+        if remote.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
+            return remote.save(self, sess, save_path, global_step, write_meta_graph, latest_filename=latest_filename,
+                               meta_graph_suffix=meta_graph_suffix, write_state=write_state,
+                               strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
         if not self._is_built:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
         if latest_filename is None:
@@ -618,6 +622,8 @@ class Saver:
             NotFoundError: if a variable is missing from the checkpoint (naming the closest keys).
             InvalidArgumentError: for a shape or dtype mismatch (naming the variable and both shapes).
         """
+        if remote.is_url(save_path):  # fsspec URLs: restored from a staged local copy
+            return remote.restore(self, sess, save_path)
         if self._is_empty:
             return
         if save_path is None:

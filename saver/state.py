@@ -16,7 +16,9 @@ adjacent-string concatenation, ``[a, b]`` lists, ``,``/``;`` separators, C escap
 and rejects the rest with :class:`ParseError` naming line and column.
 
 The file is written atomically: ``<dir>/<latest_filename>.tmp<uuid4 hex>``, then renamed.  File access is
-kept in a few small private functions (``_read_bytes``, ``_write_atomic`` ...) so remote paths can be added.
+kept in a few small private functions (``_read_bytes``, ``_write_atomic`` ...); for an fsspec URL
+(``memory://``, ``s3://`` ...) they go through saver/remote.py, so every function here takes a checkpoint
+directory or prefix URL too.  A URL counts as an absolute path.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import uuid
 from typing import Callable, Iterator, List, Optional, Sequence
 
 from graph import errors
+from saver import remote
 
 __all__ = [
     "CheckpointState", "ParseError", "LEGACY", "V1", "V2",
@@ -440,7 +443,21 @@ def _os_error(e: OSError, path: str) -> errors.OpError:
     return errors.FailedPreconditionError(message)
 
 
+def _isabs(path: str) -> bool:
+    return remote.is_url(path) or os.path.isabs(path)
+
+
+def _relpath(path: str, start: str) -> str:
+    if remote.is_url(path) or remote.is_url(start):  # the part of a URL below the URL directory `start`
+        head = start if start.endswith("/") else start + "/"
+        return path[len(head):] if path.startswith(head) else path
+    return os.path.relpath(path, start)
+
+
 def _read_bytes(path: str) -> bytes:
+    if remote.local_path(path) is None:
+        return remote.read_bytes(path)
+    path = remote.local_path(path)
     try:
         with open(path, "rb") as f:
             return f.read()
@@ -449,41 +466,59 @@ def _read_bytes(path: str) -> bytes:
 
 
 def _exists(path: str) -> bool:
-    return os.path.exists(path)
+    if remote.local_path(path) is None:
+        return remote.exists(path)
+    return os.path.exists(remote.local_path(path))
 
 
 def _glob(pattern: str) -> List[str]:
     """Files matching a TF glob (``*``, ``?``, ``[...]``); a plain path matches itself if it exists."""
+    if remote.local_path(pattern) is None:
+        return remote.glob(pattern)
+    pattern = remote.local_path(pattern)
     if not glob.has_magic(pattern):
         return [pattern] if os.path.exists(pattern) else []
     return sorted(glob.glob(pattern, include_hidden=True))
 
 
 def _mtime_seconds(path: str) -> float:
+    if remote.local_path(path) is None:
+        return remote.mtime_seconds(path)
     # TF's PosixFileSystem::Stat keeps whole seconds only (mtime_nsec = st_mtime * 1e9).
-    return float(os.stat(path).st_mtime_ns // 1_000_000_000)
+    return float(os.stat(remote.local_path(path)).st_mtime_ns // 1_000_000_000)
 
 
 def _remove(path: str):
-    os.remove(path)
+    if remote.local_path(path) is None:
+        remote.remove(path)
+    else:
+        os.remove(remote.local_path(path))
 
 
 def _write_atomic(path: str, data: bytes):
-    """Writes `path` as TF's atomic_write_string_to_file: a `.tmp<uuid4 hex>` sibling, then rename."""
+    """Writes `path` as TF's atomic_write_string_to_file: a `.tmp<uuid4 hex>` sibling, then rename.
+
+    Raises:
+      OpError: NotFoundError, PermissionDeniedError or FailedPreconditionError naming the file; no temporary
+        file is left behind.
+    """
+    if remote.local_path(path) is None:
+        remote.write_bytes(path, data)
+        return
+    path = remote.local_path(path)
     temp = path + _TEMP_INFIX + uuid.uuid4().hex
     try:
         with open(temp, "wb") as f:
             f.write(data)
-    except OSError as e:
-        raise _os_error(e, temp) from e
-    try:
         os.replace(temp, path)
-    except OSError as e:
+    except BaseException as e:
         try:
             os.remove(temp)
         except OSError:
-            pass  # the rename error below is the one worth reporting
-        raise _os_error(e, path) from e
+            pass  # never created, or already renamed: the error below is the one worth reporting
+        if isinstance(e, OSError):
+            raise _os_error(e, temp if e.filename == temp and e.filename2 is None else path) from e
+        raise
 
 
 # ------------------------------------------------------------------- checkpoint_management functions
@@ -520,10 +555,10 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
         raise ValueError("Checkpoint timestamps, if provided, must match checkpoint paths (got paths %s and "
                          "timestamps %s)" % (paths, list(all_model_checkpoint_timestamps)))
     # Relative paths are rewritten relative to a relative save_dir ("rel/m-8" -> "m-8").
-    if not os.path.isabs(save_dir):
-        if not os.path.isabs(model_checkpoint_path):
+    if not _isabs(save_dir):
+        if not _isabs(model_checkpoint_path):
             model_checkpoint_path = os.path.relpath(model_checkpoint_path, save_dir)
-        paths = [p if os.path.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
+        paths = [p if _isabs(p) else os.path.relpath(p, save_dir) for p in paths]
     return CheckpointState(
         model_checkpoint_path=model_checkpoint_path,
         all_model_checkpoint_paths=paths,
@@ -565,7 +600,7 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
     paths = list(all_model_checkpoint_paths or [])
     if save_relative_paths:
         def relative(p):
-            return os.path.relpath(p, save_dir) if os.path.isabs(p) else p
+            return _relpath(p, save_dir) if _isabs(p) else p
         state = generate_checkpoint_state_proto(
             save_dir, relative(model_checkpoint_path), [relative(p) for p in paths],
             all_model_checkpoint_timestamps, last_preserved_timestamp)
@@ -611,9 +646,9 @@ def get_checkpoint_state(checkpoint_dir, latest_filename: Optional[str] = None) 
         return None
     if not state.model_checkpoint_path:
         raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
-    if not os.path.isabs(state.model_checkpoint_path):
+    if not _isabs(state.model_checkpoint_path):
         state.model_checkpoint_path = os.path.join(checkpoint_dir, state.model_checkpoint_path)
-    state.all_model_checkpoint_paths = [p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+    state.all_model_checkpoint_paths = [p if _isabs(p) else os.path.join(checkpoint_dir, p)
                                         for p in state.all_model_checkpoint_paths]
     return state
 

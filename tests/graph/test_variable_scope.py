@@ -219,7 +219,8 @@ def test_fixed_size_partitions_and_slice_infos(graph):
     parts = list(p)
     assert [v.name for v in parts] == ["scope/w/part_0:0", "scope/w/part_1:0", "scope/w/part_2:0"]
     assert [v._save_slice_info.spec for v in parts] == ["7 2 0,3:0,2", "7 2 3,2:0,2", "7 2 5,2:0,2"]
-    assert parts[1].to_proto().save_slice_info_def == variables.SaveSliceInfoDef("scope/w", [7, 2], [3, 0], [2, 2])
+    assert parts[1].to_proto().save_slice_info_def == variables.SaveSliceInfoDef(
+        full_name="scope/w", full_shape=[7, 2], var_offset=[3, 0], var_shape=[2, 2])
     assert p._get_variable_list() == parts and variables.global_variables() == parts
     whole = graph_lib.convert_to_tensor(p)
     assert (whole.name, whole.op.inputs[0].op.name) == ("scope/w:0", "scope/w/ConcatPartitions/concat")

@@ -351,7 +351,7 @@ def test_save_slice_info_spec():
     assert info.spec == "7 2 3,2:0,2"
     parsed = variables.Variable.SaveSliceInfo.from_spec("7 2 0,3:0,2")
     assert (parsed.full_shape, parsed.var_offset, parsed.var_shape) == ([7, 2], [0, 0], [3, 2])
-    assert info.to_proto() == variables.SaveSliceInfoDef("w", [7, 2], [3, 0], [2, 2])
+    assert info.to_proto() == variables.SaveSliceInfoDef(full_name="w", full_shape=[7, 2], var_offset=[3, 0], var_shape=[2, 2])
     assert variables.Variable.SaveSliceInfo(save_slice_info_def=info.to_proto(), import_scope="s").full_name == "s/w"
     with pytest.raises(ValueError, match="Spec string must contain space-separated full_shape info."):
         variables.Variable.SaveSliceInfo.from_spec("7")

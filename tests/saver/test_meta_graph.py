@@ -311,3 +311,90 @@ def test_tensorflow_while_loop_text_meta_imports_lists_missing_kernels_and_goes_
         with tf1.Session() as sess:
             restored.restore(sess, prefix)
             assert sess.run("out:0") == pytest.approx(expected)
+
+
+# ------------------------------------------------------------------------------------- tf.cond contexts
+
+
+def build_cond(tf_module):
+    """Variables initialized from another's ``initialized_value()`` (a cond), a nested cond, a branch of
+    constants; returns the saver."""
+    t = tf_module
+    a = t.Variable([1.0, 2.0], name="a")
+    t.Variable(a.initialized_value() * 2, name="b")
+    x = t.placeholder(t.float32, [], name="x")
+    t.identity(t.cond(x > 0, lambda: t.cond(x > 1, lambda: x + a[0], lambda: x * 2), lambda: x - 1), name="c")
+    t.identity(t.cond(x > 0, lambda: t.constant(1.0), lambda: t.constant(2.0)), name="d")
+    return t.train.Saver()
+
+
+def run_cond(tf_module, sess) -> list:
+    return [sess.run(["c:0", "d:0"], {"x:0": x}) for x in (2.0, 0.5, -3.0)] + [sess.run("b:0").tolist()]
+
+
+def save_cond(tf_module, directory: str):
+    saver = build_cond(tf_module)
+    with tf_module.Session() as sess:
+        sess.run(tf_module.global_variables_initializer())
+        sess.run(tf_module.assign(tf_module.global_variables()[1], [7.0, 8.0]))
+        return saver.save(sess, os.path.join(directory, "cond")), run_cond(tf_module, sess)
+
+
+def test_cond_contexts_round_trip_here(tmp_path):
+    with graph_lib.Graph().as_default() as g:
+        prefix, expected = save_cond(tf, str(tmp_path))
+        contexts = g.get_collection("cond_context")
+    meta = meta_graph.read_meta_graph_file(prefix + ".meta")
+    assert meta.collection_def["cond_context"].which_oneof("kind") == "bytes_list"
+    assert len(meta.collection_def["cond_context"].bytes_list.value) == len(contexts) == 8
+    with graph_lib.Graph().as_default() as g:
+        saver = meta_graph.import_meta_graph(prefix + ".meta")
+        rebuilt = g.get_collection("cond_context")
+        assert [c.name for c in rebuilt] == [c.name for c in contexts]
+        outer = rebuilt[4]
+        assert (outer.name, outer.pred.name, outer.pivot.name, outer.branch) == \
+            ("cond_1/cond_text", "cond_1/pred_id:0", "cond_1/switch_t:0", 1)
+        assert [inner.name for inner in outer._nested_contexts] == ["cond_1/cond/cond_text", "cond_1/cond/cond_text_1"]
+        again = meta_graph.export_meta_graph()
+        with tf.Session() as sess:
+            saver.restore(sess, prefix)
+            assert run_cond(tf, sess) == expected
+    assert again.collection_def["cond_context"] == meta.collection_def["cond_context"]
+    with graph_lib.Graph().as_default() as g:
+        meta_graph.import_meta_graph(meta, import_scope="imp")
+        assert g.get_collection("cond_context")[0].pivot.name == "imp/cond/switch_t:0"
+        scoped = meta_graph.export_meta_graph(export_scope="imp")
+    scoped_values = scoped.collection_def["cond_context"].bytes_list.value
+    original_values = meta.collection_def["cond_context"].bytes_list.value
+    assert scoped_values[:4] + scoped_values[5:] == original_values[:4] + original_values[5:]
+    assert b"imp/cond_1/cond/cond_text" in scoped_values[4]  # TF writes nested contexts without export_scope
+
+
+@pytest.mark.tf
+def test_cond_contexts_with_tensorflow_both_ways(tf1, tmp_path):
+    from tensorflow.core.protobuf import control_flow_pb2
+    from saver.control_flow_context import CondContextDef
+    theirs_prefix, expected = save_cond(tf1, str(tmp_path / "tf"))
+    theirs = tf1.train.export_meta_graph().collection_def["cond_context"].bytes_list.value
+    with graph_lib.Graph().as_default():
+        ours_prefix, ours_expected = save_cond(tf, str(tmp_path / "ours"))
+    assert ours_expected == expected
+    ours = meta_graph.read_meta_graph_file(ours_prefix + ".meta").collection_def["cond_context"].bytes_list.value
+    # The same protos; TF writes external_values in its hash table's order (it changes from run to run),
+    # we write them sorted, which is TF's deterministic serialization.
+    assert [control_flow_pb2.CondContextDef.FromString(data).SerializeToString(deterministic=True)
+            for data in theirs] == list(ours)
+    assert [CondContextDef.from_bytes(data) for data in theirs] == [CondContextDef.from_bytes(data) for data in ours]
+    with tf1.Graph().as_default():  # TensorFlow imports our .meta, rebuilds the contexts, restores and runs
+        saver = tf1.train.import_meta_graph(ours_prefix + ".meta")
+        assert len(tf1.get_collection("cond_context")) == 8
+        with tf1.Session() as sess:
+            saver.restore(sess, ours_prefix)
+            assert run_cond(tf1, sess) == expected
+    with graph_lib.Graph().as_default():  # we import TensorFlow's, restore, run, and write its contexts back
+        saver = meta_graph.import_meta_graph(theirs_prefix + ".meta")
+        with tf.Session() as sess:
+            saver.restore(sess, theirs_prefix)
+            assert run_cond(tf, sess) == expected
+        again = meta_graph.export_meta_graph().collection_def["cond_context"].bytes_list.value
+    assert list(again) == list(theirs)

@@ -79,8 +79,9 @@ def test_saver_save_and_restore_with_state_file(memory_dir):
             sess.run(v.assign([5.0, 6.0]))
             second = remote.save(saver, sess, memory_dir + "/model.ckpt", global_step=2)
         assert first.endswith("/model.ckpt-1") and second.endswith("/model.ckpt-2")
-        state = remote.read_bytes(memory_dir + "/checkpoint").decode()
-        assert 'model_checkpoint_path: "model.ckpt-2"' in state and '"model.ckpt-1"' in state
+        state = remote.read_bytes(memory_dir + "/checkpoint").decode()  # absolute, as TF (save_relative_paths)
+        assert state == (f'model_checkpoint_path: "{second}"\nall_model_checkpoint_paths: "{first}"\n'
+                         f'all_model_checkpoint_paths: "{second}"\n')
         assert remote.latest_checkpoint(memory_dir) == second
         with tf.Session() as sess:
             remote.restore(saver, sess, memory_dir)  # a directory: its newest checkpoint
@@ -137,3 +138,56 @@ def test_command_line_reads_and_writes_urls(memory_dir, capsys):
     assert main(["rename", memory_dir + "/net", "--add-prefix", "x/", "--in-place"]) == 2  # local only
     out = capsys.readouterr().out
     assert "net/l1/bias/.ATTRIBUTES/VARIABLE_VALUE" in out
+
+
+def test_saver_save_and_restore_take_urls_with_retention(memory_dir):
+    from saver import state
+    fs = fsspec.filesystem("memory")
+    with Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        step = tf.train.get_or_create_global_step()
+        saver = tf.train.Saver(max_to_keep=2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            paths = []
+            for number in (1, 2, 3):
+                sess.run([v.assign([number, -number]), step.assign(number)])
+                paths.append(saver.save(sess, memory_dir + "/run/model.ckpt", global_step=step))
+        assert paths == [memory_dir + f"/run/model.ckpt-{n}" for n in (1, 2, 3)]
+        names = sorted(p.rsplit("/", 1)[1] for p in fs.ls(memory_dir[len("memory://"):] + "/run", detail=False))
+        assert names == ["checkpoint"] + [f"model.ckpt-{n}.{ext}" for n in (2, 3)
+                                          for ext in ("data-00000-of-00001", "index", "meta")]  # -1 deleted
+        assert tf.train.latest_checkpoint(memory_dir + "/run") == paths[2]
+        checkpoint_state = tf.train.get_checkpoint_state(memory_dir + "/run")
+        assert checkpoint_state.all_model_checkpoint_paths == paths[1:]
+        assert saver.last_checkpoints == paths[1:]
+        assert state.get_checkpoint_mtimes(paths) and not state.checkpoint_exists(paths[0])
+        with tf.Session() as sess:
+            saver.restore(sess, paths[1])
+            assert sess.run(v).tolist() == [2.0, -2.0] and sess.run(step) == 2
+            saver.restore(sess, memory_dir + "/run")  # a directory: its newest checkpoint
+            assert sess.run(v).tolist() == [3.0, -3.0]
+    with load_checkpoint(paths[2]) as reader:
+        assert reader.get_tensor("v").tolist() == [3.0, -3.0] and reader.get_tensor("global_step") == 3
+
+
+def test_saver_save_options_pass_through_for_urls(memory_dir, tmp_path):
+    with Graph().as_default():
+        tf.Variable([1.0], name="v")
+        saver = tf.train.Saver(save_relative_paths=True)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first = saver.save(sess, memory_dir + "/m", latest_filename="latest", meta_graph_suffix="mg")
+            assert remote.read_bytes(memory_dir + "/latest").decode() == \
+                'model_checkpoint_path: "m"\nall_model_checkpoint_paths: "m"\n'
+            assert remote.exists(memory_dir + "/m.mg") and not remote.exists(memory_dir + "/checkpoint")
+            assert tf.train.latest_checkpoint(memory_dir, latest_filename="latest") == first
+            second = saver.save(sess, memory_dir + "/n", write_meta_graph=False, write_state=False)
+            assert remote.exists(second + ".index") and not remote.exists(second + ".meta")
+            assert tf.train.latest_checkpoint(memory_dir, latest_filename="latest") == first
+            local = saver.save(sess, "file://" + str(tmp_path / "f"))  # file:// is used in place
+            assert local == str(tmp_path / "f") and os.path.exists(local + ".index")
+            assert tf.train.latest_checkpoint("file://" + str(tmp_path)) == "file://" + local
+            saver.restore(sess, "file://" + local)
+        with pytest.raises(NotFoundError):
+            saver.restore(None, memory_dir + "/nothing")
