@@ -331,6 +331,7 @@ def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool 
     if written is None:
         return None
     target = _join(directory, os.path.basename(written))
+    saver._written.add(target)  # retention may delete what this Saver wrote, and nothing else
     if write_state:
         from saver import state
         saver._RecordLastCheckpoint(target)

@@ -527,8 +527,15 @@ class Saver:
             self._checkpoints_to_be_deleted.append(self._last_checkpoints.pop(0))
 
     def _MaybeDeleteOldCheckpoints(self, meta_graph_suffix: str = "meta") -> None:  # noqa: N802 - TF's name
-        if self._checkpoints_to_be_deleted:
+        while self._checkpoints_to_be_deleted:
             path, timestamp = self._checkpoints_to_be_deleted.pop(0)
+            if path not in self._written:
+                # Paths handed in by recover_last_checkpoints / set_last_checkpoints* may come from a
+                # state file anyone could have written (``../elsewhere``, a V1 glob such as ``dir/*``):
+                # retention deletes only checkpoints this Saver wrote in this process (TF deletes any).
+                # A skipped path does not use up this save's one deletion.
+                logger.info("Not deleting %s: this Saver did not write it in this process", path)
+                continue
             if timestamp > self._next_checkpoint_time:
                 self._next_checkpoint_time += self.saver_def.keep_checkpoint_every_n_hours * 3600
                 return
@@ -536,6 +543,7 @@ class Saver:
                 state_lib.remove_checkpoint(path, self.saver_def.version, meta_graph_suffix)
             except Exception as error:  # noqa: BLE001 - TF logs and ignores any failure here
                 logger.warning("Ignoring: %s", error)
+            return
 
     # ------------------------------------------------------------- save
     def save(self, sess, save_path, global_step=None, latest_filename: str | None = None,

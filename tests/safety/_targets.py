@@ -1,0 +1,219 @@
+"""Fuzz targets: bytes in, the library's own errors (graph.errors.OpError) out, nothing else.
+
+Each target takes ``bytes`` and exercises one reader the way a user would (open, list, read every
+tensor).  ``ALLOWED`` are the exceptions a damaged or hostile file may raise; anything else escaping
+is a finding.  Targets are shared by test_fuzz.py (hypothesis, atheris for a few seconds) and
+long_runs/fuzz_forever.py (for hours).
+
+* ``index``: the bytes are a whole ``.index`` file (next to a valid data file);
+* ``data``: the bytes are the ``.data`` file of the small checkpoint (valid index);
+* ``entry``: the bytes are the BundleEntryProto of key ``x`` inside a valid table (valid block
+  CRCs), next to a data file of 64 bytes: hostile shapes, sizes, offsets, dtypes, slices;
+* ``header``: the bytes are the BundleHeaderProto of a valid table;
+* ``v1``: the bytes are a whole V1 table file;
+* ``v1_meta``: the bytes are the SavedTensorSlices header value of a valid V1 table;
+* ``object_graph``: the bytes are a serialized TrackableObjectGraph, decoded and walked;
+* ``state``: the bytes are a ``checkpoint`` state file, read by latest_checkpoint and load_checkpoint.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+
+import numpy as np
+
+from graph.errors import NotFoundError, OpError
+from saver import state as state_lib
+from saver.bundle import BundleReader
+from saver.object_graph import ObjectGraph
+from saver.proto import BundleEntryProto, BundleHeaderProto, TensorShapeProto, VersionDef
+from saver.reader import CheckpointReader, load_checkpoint
+from saver.table import Table, TableWriter
+from saver.v1 import V1Reader
+
+__all__ = ["TARGETS", "ALLOWED", "Workspace", "table_bytes"]
+
+ALLOWED = (OpError,)
+DATA_SIZE = 64
+
+
+def table_bytes(items) -> bytes:
+    """An SSTable holding ``items`` (key -> value, sorted here) with valid CRCs."""
+    buffer = io.BytesIO()
+    writer = TableWriter(buffer)
+    for key in sorted(items):
+        writer.add(key, items[key])
+    writer.finish()
+    return buffer.getvalue()
+
+
+_HEADER = BundleHeaderProto(num_shards=1, version=VersionDef(producer=1)).to_bytes()
+
+
+class Workspace:
+    """A scratch directory (on tmpfs when there is one) holding the files the targets rewrite."""
+
+    def __init__(self, directory: str | None = None):
+        base = "/dev/shm" if directory is None and os.access("/dev/shm", os.W_OK) else directory
+        self.directory = tempfile.mkdtemp(prefix="safety-fuzz-", dir=base)
+        self.prefix = os.path.join(self.directory, "f")
+        from _mutate import small_checkpoint
+        self.small = small_checkpoint(os.path.join(self.directory, "small"))
+        with open(self.small + ".index", "rb") as file:
+            self.small_index = file.read()
+        with open(self.small + ".data-00000-of-00001", "rb") as file:
+            self.small_data = file.read()
+        self.data64 = bytes(range(DATA_SIZE))
+
+    def write(self, name: str, data: bytes) -> str:
+        path = os.path.join(self.directory, name)
+        with open(path, "wb") as file:
+            file.write(data)
+        return path
+
+    def cleanup(self) -> None:
+        import shutil
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _read_everything(reader) -> None:
+    """What a user does with a reader: list names, shapes, dtypes; read every tensor."""
+    names = reader.get_variable_to_shape_map()
+    reader.get_variable_to_dtype_map()
+    reader.debug_string()
+    for name in names:
+        reader.get_tensor(name)
+
+
+def _bundle(ws: Workspace, index: bytes, data: bytes) -> None:
+    ws.write("f.index", index)
+    ws.write("f.data-00000-of-00001", data)
+    with CheckpointReader(ws.prefix) as reader:
+        _read_everything(reader)
+    with BundleReader(ws.prefix) as bundle:  # the slice API too, on every key (slice keys included)
+        for key, entry in bundle.raw_items():
+            try:
+                bundle.lookup(key)
+            except NotFoundError:
+                pass
+
+
+def target_index(ws: Workspace, data: bytes) -> None:
+    table = None
+    try:
+        table = Table("fuzz.index", data)
+    except OpError:
+        pass
+    if table is not None:
+        for key, _ in table.items():
+            table.get(key)
+    _bundle(ws, data, ws.data64)
+
+
+def target_data(ws: Workspace, data: bytes) -> None:
+    _bundle(ws, ws.small_index, data)
+
+
+def target_entry(ws: Workspace, data: bytes) -> None:
+    _bundle(ws, table_bytes({b"": _HEADER, b"x": data}), ws.data64)
+
+
+def target_header(ws: Workspace, data: bytes) -> None:
+    entry = BundleEntryProto(dtype=1, shape=TensorShapeProto.from_shape((2,)), size=8,
+                             crc32c=0).to_bytes()
+    _bundle(ws, table_bytes({b"": data, b"x": entry}), ws.data64)
+
+
+def _v1(ws: Workspace, table: bytes) -> None:
+    path = ws.write("v1file", table)
+    reader = V1Reader(path)
+    for name in reader.keys():
+        reader.dtype_and_shape(name)
+        reader.get_tensor(name)
+    with CheckpointReader(path) as checkpoint:
+        _read_everything(checkpoint)
+
+
+def target_v1(ws: Workspace, data: bytes) -> None:
+    _v1(ws, data)
+
+
+def target_v1_meta(ws: Workspace, data: bytes) -> None:
+    from saver.coding import TensorSlice, encode_tensor_name_slice
+    from saver.proto import SavedSlice, SavedTensorSlices, TensorProto
+    from saver.bundle import slice_to_proto
+    body = SavedTensorSlices(data=SavedSlice(name="x", slice=slice_to_proto(TensorSlice.full(1)),
+                                             data=TensorProto(float_val=[1.0, 2.0]))).to_bytes()
+    _v1(ws, table_bytes({b"": data, encode_tensor_name_slice("x", TensorSlice.full(1)): body}))
+
+
+def target_object_graph(ws: Workspace, data: bytes) -> None:
+    try:
+        graph = ObjectGraph.from_bytes(data, "fuzz")
+    except OpError:
+        return
+    for node_id in range(min(len(graph), 2000)):  # paths are O(depth) each: bound the walk, not the input
+        graph.path_string(node_id)
+    graph.key_to_full_name()
+    graph.full_name_to_key()
+    graph.slot_variables()
+    graph.tree()
+    try:
+        graph.attribute_for_key("a/.ATTRIBUTES/VARIABLE_VALUE")
+    except NotFoundError:
+        pass
+
+
+def target_state(ws: Workspace, data: bytes) -> None:
+    directory = os.path.join(ws.directory, "state")
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "checkpoint"), "wb") as file:
+        file.write(data)
+    try:
+        state_lib.get_checkpoint_state(directory)
+        latest = state_lib.latest_checkpoint(directory)
+    except ValueError:  # documented: not UTF-8 / no model_checkpoint_path
+        latest = None
+    try:
+        with load_checkpoint(directory) as reader:
+            _read_everything(reader)
+    except ValueError:  # documented: no usable state file in the directory
+        pass
+    del latest
+
+
+TARGETS = {
+    "index": target_index,
+    "data": target_data,
+    "entry": target_entry,
+    "header": target_header,
+    "v1": target_v1,
+    "v1_meta": target_v1_meta,
+    "object_graph": target_object_graph,
+    "state": target_state,
+}
+
+
+def seeds(ws: Workspace) -> dict[str, list[bytes]]:
+    """A few valid inputs per target, for mutation-based fuzzers to start from."""
+    from saver.object_graph import build_object_graph
+    from saver.v1 import write_v1_checkpoint
+    path = os.path.join(ws.directory, "seed_v1")
+    write_v1_checkpoint(path, {"a": np.arange(3, dtype=np.float32), "s": np.array([b"x"], dtype=object)})
+    with open(path, "rb") as file:
+        v1 = file.read()
+    table = Table("seed", ws.small_index)
+    entries = [value for key, value in table.items() if key]
+    graph = build_object_graph({"net": {"l1": {"kernel": "net/kernel", "bias": "net/bias"}}, "step": "step"})
+    return {
+        "index": [ws.small_index],
+        "data": [ws.small_data],
+        "entry": entries,
+        "header": [_HEADER],
+        "v1": [v1],
+        "v1_meta": [Table("v1", v1).get(b"")],
+        "object_graph": [graph.to_bytes()],
+        "state": [b'model_checkpoint_path: "small"\nall_model_checkpoint_paths: "small"\n'],
+    }
