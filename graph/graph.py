@@ -33,6 +33,7 @@ __all__ = [
 # Name validity, from tensorflow/python/framework/ops.py.
 _VALID_OP_NAME_REGEX = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME_REGEX = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAMES: set[str] = set()  # names that passed the stricter (root) check
 
 # random_seed.py: the graph seed used when only an op seed is given.
 DEFAULT_GRAPH_SEED = 87654321
@@ -101,7 +102,7 @@ class Tensor:
         if type(shape) is not TensorShape:
             shape = as_shape(shape) if shape is not None else TensorShape(None)
         self._shape = shape
-        self._consumers: list[Operation] = []
+        self._consumers: list[Operation] | tuple = ()  # a list from the first consumer on (most have none)
 
     @property
     def op(self) -> "Operation":
@@ -154,6 +155,12 @@ class Tensor:
     def consumers(self) -> list["Operation"]:
         """The ops that use this tensor as a data input."""
         return list(self._consumers)
+
+    def _add_consumer(self, op: "Operation") -> None:
+        if self._consumers:
+            self._consumers.append(op)
+        else:
+            self._consumers = [op]
 
     def eval(self, feed_dict=None, session=None):
         """Runs the graph up to this tensor in ``session`` (default: the default session)."""
@@ -236,7 +243,7 @@ class Operation:
         self._device = ""
         self._id = op_id
         self._outputs: list[Tensor] = []
-        self._control_outputs: list[Operation] = []
+        self._control_outputs: list[Operation] | tuple = ()  # a list from the first one on
         self._original_op = None
         self._encoded = None
 
@@ -329,16 +336,22 @@ class Operation:
     def _add_control_input(self, op: "Operation") -> None:
         if op not in self._control_inputs:
             self._control_inputs.append(op)
-            op._control_outputs.append(self)
+            op._add_control_output(self)
             self._encoded = None
             self._graph._changed()
+
+    def _add_control_output(self, op: "Operation") -> None:
+        if self._control_outputs:
+            self._control_outputs.append(op)
+        else:
+            self._control_outputs = [op]
 
     def _update_input(self, index: int, tensor: Tensor) -> None:
         """Replaces data input ``index`` by ``tensor`` (control flow contexts reroute inputs through Switch)."""
         old = self._inputs[index]
         self._inputs[index] = tensor
         old._consumers.remove(self)
-        tensor._consumers.append(self)
+        tensor._add_consumer(self)
         self._encoded = None
         self._graph._changed()
 
@@ -595,9 +608,9 @@ class Graph:
             op._attrs["_class"] = sorted(groups)
         self._ops_by_name[op._name] = op
         for tensor in op._inputs:
-            tensor._consumers.append(op)
+            tensor._add_consumer(op)
         for control in op._control_inputs:
-            control._control_outputs.append(op)
+            control._add_control_output(op)
         if self._control_dependencies_stack:
             op_id = id(op)
             for controller in self._control_dependencies_stack:
@@ -785,9 +798,12 @@ class _NameScope:
         if name:
             if isinstance(name, bytes):
                 name = name.decode()
-            regex = _VALID_SCOPE_NAME_REGEX if graph._name_stack else _VALID_OP_NAME_REGEX
-            if not regex.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
+            if name not in _VALID_SCOPE_NAMES:  # scope names repeat ("Assign", "read"): check each once
+                if _VALID_OP_NAME_REGEX.match(name):  # valid at the root, so valid in any scope
+                    if len(_VALID_SCOPE_NAMES) < 10_000:
+                        _VALID_SCOPE_NAMES.add(name)
+                elif not (graph._name_stack and _VALID_SCOPE_NAME_REGEX.match(name)):
+                    raise ValueError(f"'{name}' is not a valid scope name")
         self._old_stack = graph._name_stack
         if not name:
             new_stack, returned = "", ""
@@ -814,10 +830,10 @@ class _ControlDependencies:
 
     def __enter__(self) -> None:
         graph = self._graph
-        if self._control_inputs is None:  # a fresh stack holding one empty frame
+        if self._control_inputs is None:  # a fresh, empty stack (TF pushes an empty frame: the same effect)
             self._saved = graph._control_dependencies_stack
             self._controller = None
-            graph._control_dependencies_stack = [_ControlDependenciesController(None)]
+            graph._control_dependencies_stack = []
             return
         self._controller = _ControlDependenciesController(graph._control_inputs_of(self._control_inputs))
         graph._control_dependencies_stack.append(self._controller)
@@ -923,7 +939,7 @@ def reset_default_graph() -> None:
 def _graph_of(values) -> Graph:
     """The graph of the first Tensor/Operation-like value, else the default graph."""
     for value in values or ():
-        graph = getattr(value, "graph", None)
+        graph = value._op._graph if type(value) is Tensor else getattr(value, "graph", None)
         if isinstance(graph, Graph):
             return graph
     return get_default_graph()

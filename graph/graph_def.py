@@ -252,6 +252,16 @@ class VariableDef(Message):
         "VARIABLE_AGGREGATION_NONE": 0, "VARIABLE_AGGREGATION_SUM": 1, "VARIABLE_AGGREGATION_MEAN": 2,
         "VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA": 3}))
 
+    @classmethod
+    def _of_fields(cls, values: dict) -> "VariableDef":
+        """A VariableDef holding ``values`` (set fields only, each already of its field's type), made as
+        ``Message.from_bytes`` makes messages: every .meta export converts each of a graph's variables, and
+        keyword construction costs a descriptor call per field."""
+        message = cls.__new__(cls)
+        object.__setattr__(message, "_values", values)
+        object.__setattr__(message, "_unknown", [])
+        return message
+
 
 # ------------------------------------------------------------------------------------- tensors and shapes
 
@@ -942,7 +952,7 @@ def _import_nodes(graph, graph_def: GraphDef, input_map: dict, return_elements, 
         tensor = producer._outputs[index]
         op._inputs.insert(position, tensor)
         op._encoded = None
-        tensor._consumers.append(op)
+        tensor._add_consumer(op)
     if unused_map:
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(sorted(unused_map))}]")
     _colocate_devices(created.values(), graph)

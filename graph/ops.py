@@ -159,7 +159,11 @@ def constant(value, dtype=None, shape=None, name: str = "Const", verify_shape: b
                 raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} "
                                 f"(converted from {value!r}) has {array.size} elements, but got `shape` "
                                 f"{shape} with {int(np.prod(dims))} elements).")
-    array = np.array(array, copy=True)
+    return _const(np.array(array, copy=True), dtype, name)
+
+
+def _const(array: np.ndarray, dtype: dtypes_lib.DType, name: str) -> Tensor:
+    """A ``Const`` op holding ``array`` (which it takes over, read-only) of ``dtype``."""
     array.setflags(write=False)
     graph = graph_lib.get_default_graph()
     op = graph.create_op("Const", [], [dtype], name=name, attrs={"value": array, "dtype": dtype},
@@ -456,8 +460,8 @@ def _filled(value, shape, dtype, name, default_name):
     with name_scope(name, default_name, [shape] if isinstance(shape, Tensor) else []) as scope:
         dims = _static_dims(shape)
         if dims is not None and math.prod(dims) < _SMALL_CONSTANT:  # exact Python ints: no int64 overflow
-            return constant(np.full(dims, value, dtype=dtype.numpy_dtype) if dtype != dtypes_lib.string
-                            else np.full(dims, b"", dtype=object), dtype=dtype, name=scope)
+            return _const(np.full(dims, value, dtype=dtype.numpy_dtype) if dtype != dtypes_lib.string
+                          else np.full(dims, b"", dtype=object), dtype, scope)
         if dims is not None:
             shape = constant(dims, dtype=dtypes_lib.int64 if any(d >= 2**31 for d in dims) else dtypes_lib.int32,
                              name="shape_as_tensor")

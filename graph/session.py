@@ -309,26 +309,24 @@ def _build_plan(graph, fetches, feed_dict) -> _Plan:
         while stack:
             op, expanded = stack.pop()
             if expanded:
-                if state.get(id(op)) != 2:
+                if state[id(op)] != 2:
                     state[id(op)] = 2
                     order.append(op)
                 continue
-            mark = state.get(id(op))
-            if mark == 2:
-                continue
-            if mark == 1:
-                continue  # already scheduled for expansion on this path
+            if id(op) in state:
+                continue  # done, or already scheduled for expansion on this path
             state[id(op)] = 1
             stack.append((op, True))
             for control in reversed(op._control_inputs):
-                if state.get(id(control)) is None:
+                if id(control) not in state:
                     stack.append((control, False))
             for tensor in reversed(op._inputs):
-                if id(tensor) not in fed and state.get(id(tensor._op)) is None:
+                if id(tensor._op) not in state and (not fed or id(tensor) not in fed):
                     stack.append((tensor._op, False))
+    registry = kernels._REGISTRY
     missing: dict[str, list[str]] = {}
     for op in order:
-        kernel = kernels.lookup(op._type)
+        kernel = registry.get(op._type)
         if kernel is None or kernel.compute is None:
             missing.setdefault(op._type, []).append(op._name)
     if missing:
@@ -345,20 +343,26 @@ def _build_plan(graph, fetches, feed_dict) -> _Plan:
     deadness = False
     for position, op in enumerate(order):
         op_index[id(op)] = position
-        kernel = kernels.lookup(op._type)
+        op_type = op._type
+        kernel = registry[op_type]
         out0 = slot
         for tensor in op._outputs:
-            if id(tensor) not in fed:
+            if not fed or id(tensor) not in fed:
                 tensor_slot[id(tensor)] = slot
             slot += 1
-        in_slots = tuple(tensor_slot[id(t)] for t in op._inputs)
-        derefs = tuple(i for i, t in enumerate(op._inputs)
-                       if t._dtype._is_ref_dtype and id(t) not in fed and i not in kernel.ref_inputs)
-        controls = tuple(op_index[id(c)] for c in op._control_inputs)
-        if op._type in _DEADNESS_SOURCES:
+        inputs = op._inputs
+        if inputs:
+            in_slots = tuple([tensor_slot[id(t)] for t in inputs])
+            ref_inputs = kernel.ref_inputs
+            derefs = tuple([i for i, t in enumerate(inputs)
+                            if t._dtype._is_ref_dtype and id(t) not in fed and i not in ref_inputs])
+        else:
+            in_slots = derefs = ()
+        controls = tuple([op_index[id(c)] for c in op._control_inputs]) if op._control_inputs else ()
+        if op_type in _DEADNESS_SOURCES:
             deadness = True
         steps.append((op, kernel.compute, in_slots, derefs, out0, len(op._outputs), controls,
-                      op._type in _MERGE_TYPES))
+                      op_type in _MERGE_TYPES))
     plan = _Plan()
     plan.fetcher = fetcher
     plan.steps = steps

@@ -30,7 +30,7 @@ from typing import Callable
 
 from graph import dtypes as dtypes_lib
 from graph import graph as graph_lib
-from graph import initialization_order
+from graph import initialization_order, ops, state_ops
 from graph.graph import GraphKeys, Operation, Tensor
 from graph.initialization_order import initialization_dependencies, uninitialized_hint  # noqa: F401
 from graph.shapes import TensorShape, unknown_shape
@@ -178,7 +178,7 @@ def _validate_synchronization_aggregation_trainable(synchronization, aggregation
             raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: {name}") from None
     if synchronization is None:
         synchronization = VariableSynchronization.AUTO
-    else:
+    elif type(synchronization) is not VariableSynchronization:
         try:
             synchronization = VariableSynchronization(synchronization)
         except ValueError:
@@ -225,7 +225,6 @@ class Variable:
     # ----------------------------------------------------------------- construction
     def _init_from_args(self, initial_value, trainable, collections, validate_shape, caching_device, name,
                         dtype, constraint, synchronization, aggregation, shape) -> None:
-        from graph import ops, state_ops
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         init_from_fn = callable(initial_value)
@@ -320,13 +319,14 @@ class Variable:
         if export_scope is not None and not self._variable.name.startswith(export_scope):
             return None
         strip = _strip_name_scope if export_scope else lambda name, scope: name
-        # Only the fields that differ from their defaults are given: a graph's every variable is converted
-        # on each .meta export, and each keyword costs a descriptor call; unset fields read as defaults.
+        # Only the fields that differ from their defaults are set (unset fields read as their defaults).
         fields = {"variable_name": strip(self._variable.name, export_scope),
                   "initializer_name": strip(self._initializer_op.name, export_scope),
                   "snapshot_name": strip(self._snapshot.name, export_scope)}
         if self._save_slice_info:
-            fields["save_slice_info_def"] = self._save_slice_info.to_proto(export_scope=export_scope)
+            save_slice_info_def = self._save_slice_info.to_proto(export_scope=export_scope)
+            if save_slice_info_def is not None:
+                fields["save_slice_info_def"] = save_slice_info_def
         if self._initial_value is not None:
             fields["initial_value_name"] = strip(self._initial_value.name, export_scope)
         if self._trainable:
@@ -335,7 +335,7 @@ class Variable:
             fields["synchronization"] = self._synchronization.value
         if self._aggregation is not VariableAggregation.NONE:
             fields["aggregation"] = self._aggregation.value
-        return VariableDef(**fields)
+        return VariableDef._of_fields(fields)
 
     # ----------------------------------------------------------------- reading
     def value(self) -> Tensor:
@@ -344,7 +344,6 @@ class Variable:
 
     def read_value(self) -> Tensor:
         """A new Identity ``read`` of the variable, in the current name scope and control context."""
-        from graph import ops
         return ops.identity(self._variable, name="read")
 
     def _ref(self) -> Tensor:
@@ -406,13 +405,11 @@ class Variable:
         return self._update("assign_sub", delta, use_locking, name, read_value)
 
     def _update(self, function_name: str, value, use_locking, name, read_value):
-        from graph import state_ops
         result = getattr(state_ops, function_name)(self._variable, value, use_locking=use_locking, name=name)
         return result if read_value else result.op
 
     def count_up_to(self, limit: int) -> Tensor:
         """A CountUpTo op: outputs the value, then increments it; OutOfRangeError once it reaches ``limit``."""
-        from graph import state_ops
         return state_ops.count_up_to(self._variable, limit=limit)
 
     def set_shape(self, shape) -> None:
@@ -621,7 +618,6 @@ def variables_initializer(var_list, name: str = "init") -> Operation:
     Raises:
         ValueError: if the variables' initializers read each other in a cycle.
     """
-    from graph import ops
     var_list = list(var_list or [])
     if var_list:
         initialization_order.check_no_initialization_cycle(var_list)
@@ -676,7 +672,6 @@ def initialize_local_variables() -> Operation:
 
 def is_variable_initialized(variable) -> Tensor:
     """A bool scalar IsVariableInitialized op, colocated with the variable."""
-    from graph import state_ops
     ref = variable._ref() if isinstance(variable, Variable) else variable
     return state_ops.is_variable_initialized(ref)
 

@@ -24,7 +24,6 @@ import os
 from collections import deque
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-import networkx as nx
 import numpy as np
 
 from graph.errors import DataLossError, NotFoundError
@@ -173,7 +172,7 @@ class ObjectGraph:
                 slots.append(SlotVariable(node_id, original, slot_name, slot_id))
                 edges.append((node_id, slot_id, slot_name, {"kind": "slot", "original": original}))
         self._edges = edges
-        self._graph: Optional[nx.MultiDiGraph] = None
+        self._graph = None  # networkx.MultiDiGraph, built on first use
         self._slots = slots
         self._depth: Dict[int, int] = {0: 0}
         self._tree_edges = self._bfs_tree()
@@ -193,8 +192,9 @@ class ObjectGraph:
             for node_id, (children, attributes, _, saver, checked) in enumerate(raw)]
 
     @property
-    def graph(self) -> nx.MultiDiGraph:
+    def graph(self) -> "networkx.MultiDiGraph":
         """The nodes and edges as a networkx.MultiDiGraph (built on first use)."""
+        import networkx as nx  # imported on first use: loading `saver` must stay fast
         if self._graph is None:
             self._graph = nx.MultiDiGraph()
             self._graph.add_nodes_from(range(len(self._children)))

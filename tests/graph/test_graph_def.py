@@ -304,3 +304,46 @@ def test_tensorflow_graph_def_imports_here_and_computes_the_same(tf1):
         assert ours.shape.as_list() == [None, 2]
         with tf.Session() as sess:
             np.testing.assert_allclose(sess.run(ours, {"tf/x:0": feed}), expected, rtol=1e-6)
+
+
+def _fresh_bytes(graph, add_shapes):
+    """The GraphDef bytes with every op's cached NodeDef dropped first."""
+    for op in graph.get_operations():
+        op._encoded = None
+    return graph_def_bytes(graph, add_shapes)
+
+
+@pytest.mark.parametrize("add_shapes", [False, True])
+def test_cached_node_defs_follow_every_change_to_an_op(add_shapes):
+    with tf.Graph().as_default() as graph:
+        a = tf.Variable(tf.zeros([3]), name="a")
+        b = tf.Variable(tf.ones([3]), name="b")
+        x = tf.placeholder(tf.float32, name="x")
+        y = tf.identity(x, name="y")
+        assert graph_def_bytes(graph, add_shapes) == _fresh_bytes(graph, add_shapes)
+        changes = [
+            lambda: a.op._set_attr("container", "box"),
+            lambda: b.op._set_device("/job:ps/task:1"),
+            lambda: b.op._set_device_from_string("/job:ps/task:2"),
+            lambda: y.op._add_control_input(a.initializer),
+            lambda: y.op._update_input(0, b.value()),
+            lambda: x.set_shape([3]),
+        ]
+        for change in changes:
+            before = graph_def_bytes(graph, add_shapes)
+            change()
+            after = graph_def_bytes(graph, add_shapes)
+            assert after == _fresh_bytes(graph, add_shapes)
+            assert after != before or (change is changes[-1] and not add_shapes)
+
+
+def test_cached_node_def_notices_a_kernel_registered_later():
+    with tf.Graph().as_default() as graph:
+        op = graph.create_op("LaterKernelOp", [], [dtypes.float32], name="later")
+        first = node_def_of(op)
+        assert "flag" not in first.attr
+        try:
+            kernels.register("LaterKernelOp", default_attrs={"flag": True})
+            assert node_def_of(op).attr["flag"].b is True
+        finally:
+            kernels._REGISTRY.pop("LaterKernelOp", None)
