@@ -185,8 +185,6 @@ def test_uninitialized_read_names_the_variable_and_the_initializer(graph):
             sess.run(w)
 
 
-@pytest.mark.skipif(not hasattr(__import__("graph.kernels").kernels, "register_uninitialized_hint"),
-                    reason="needs the kernels.register_uninitialized_hint hook")
 def test_uninitialized_read_mentions_initializer_built_too_early(graph):
     a = variables.Variable(1.0, name="a")
     init = variables.global_variables_initializer()

@@ -124,8 +124,7 @@ def test_tensorflow_imports_restores_our_meta_when_written(tf1, tmp_path):
         with ours.Session() as sess:
             sess.run(v.initializer)
             prefix = saver.save(sess, str(tmp_path / "m"))
-    if not os.path.exists(prefix + ".meta"):
-        pytest.skip("no .meta writer in this installation")
+    assert os.path.exists(prefix + ".meta")
     with tf1.Session() as sess:
         restorer = tf1.train.import_meta_graph(prefix + ".meta")
         restorer.restore(sess, prefix)
