@@ -1,11 +1,13 @@
-"""Graph, Operation and Tensor: the static dataflow graph of TensorFlow 1.x graph mode.
+"""Graph: the static dataflow graph of TensorFlow 1.x graph mode, and the default-graph stack.
 
 A Graph owns its operations (kept in creation order; ``nx_graph`` gives them as a
 networkx DiGraph whose edges are data and control dependencies, built on demand so that
 ``import graph`` stays fast), the name scopes and TensorFlow's name
 uniquification, the device, colocation and control-dependency stacks applied to each
 new op, collections, the graph-level random seed, and the default-graph stack.
-Building a graph computes nothing; values live in a Session.
+Building a graph computes nothing; values live in a Session.  Operation lives in
+graph.operation, Tensor and convert_to_tensor in graph.tensor; this module re-exports
+them, as callers import them from here.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import contextlib
 import gc
 import re
 import threading
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable  # noqa: F401  (Callable: kept importable from here)
 
-from graph import dtypes as dtypes_lib
+from graph import dtypes as dtypes_lib  # noqa: F401  (kept importable from here)
 from graph import kernels
-from graph.shapes import TensorShape, as_shape
+from graph.operation import Operation
+from graph.shapes import TensorShape, as_shape  # noqa: F401  (kept importable from here)
+from graph.tensor import (  # noqa: F401  (re-exported: callers import them from graph.graph)
+    Tensor, _conversion_functions, convert_to_tensor, is_tensor, register_tensor_conversion_function)
 
 _kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
 
@@ -86,294 +91,6 @@ class GraphKeys:
 def name_from_scope_name(name: str) -> str:
     """Strips the trailing '/' of a scope name: 'a/b/' -> 'a/b'."""
     return name[:-1] if (name and name[-1] == "/") else name
-
-
-class Tensor:
-    """A symbolic handle to one output of an Operation, named '<op name>:<index>'."""
-
-    __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_consumers", "__weakref__")
-    # With v2 behaviour disabled, == and != compare identity (TF1 graph mode).
-    __array_priority__ = 100
-
-    def __init__(self, op: "Operation", value_index: int, dtype, shape=None):
-        self._op = op
-        self._value_index = value_index
-        self._dtype = dtype if type(dtype) is dtypes_lib.DType else dtypes_lib.as_dtype(dtype)
-        if type(shape) is not TensorShape:
-            shape = as_shape(shape) if shape is not None else TensorShape(None)
-        self._shape = shape
-        self._consumers: list[Operation] | tuple = ()  # a list from the first consumer on (most have none)
-
-    @property
-    def op(self) -> "Operation":
-        """The Operation that produces this tensor."""
-        return self._op
-
-    @property
-    def value_index(self) -> int:
-        """The index of this tensor among its op's outputs."""
-        return self._value_index
-
-    @property
-    def dtype(self) -> dtypes_lib.DType:
-        """The element type."""
-        return self._dtype
-
-    @property
-    def graph(self) -> "Graph":
-        """The Graph that contains this tensor."""
-        return self._op.graph
-
-    @property
-    def name(self) -> str:
-        """'<op name>:<output index>'."""
-        return f"{self._op.name}:{self._value_index}"
-
-    @property
-    def device(self) -> str:
-        """The device of the op producing this tensor."""
-        return self._op.device
-
-    @property
-    def shape(self) -> TensorShape:
-        """The static shape, possibly partially known."""
-        return self._shape
-
-    def get_shape(self) -> TensorShape:
-        """The static shape (TF1 spelling)."""
-        return self._shape
-
-    def set_shape(self, shape) -> None:
-        """Refines the static shape.
-
-        Raises:
-            ValueError: if ``shape`` is not compatible with the current shape.
-        """
-        self._shape = self._shape.merge_with(as_shape(shape))
-        self._op._encoded = None  # its NodeDef's _output_shapes may change
-
-    def consumers(self) -> list["Operation"]:
-        """The ops that use this tensor as a data input."""
-        return list(self._consumers)
-
-    def _add_consumer(self, op: "Operation") -> None:
-        if self._consumers:
-            self._consumers.append(op)
-        else:
-            self._consumers = [op]
-
-    def eval(self, feed_dict=None, session=None):
-        """Runs the graph up to this tensor in ``session`` (default: the default session)."""
-        from graph import session as session_lib
-        return session_lib._run_using_default_session(self, feed_dict, self.graph, session)
-
-    def _as_node_def_input(self) -> str:
-        """The input string a NodeDef uses: 'op' for output 0, else 'op:i'."""
-        return self._op.name if self._value_index == 0 else f"{self._op.name}:{self._value_index}"
-
-    def __repr__(self) -> str:
-        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
-
-    def __str__(self) -> str:
-        # TF1's str(Tensor), which TF's error messages embed: Tensor("x:0", shape=(?, 3), dtype=float32)
-        device = f", device={self.device}" if self.device else ""
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}{device})'
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
-
-    def __ne__(self, other):
-        return self is not other
-
-    def __bool__(self):
-        raise TypeError(
-            "Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not None:` instead of "
-            "`if t:` to test if a tensor is defined, and use TensorFlow ops such as tf.cond to execute "
-            "subgraphs conditioned on the value of a tensor.")
-
-    def __iter__(self):
-        shape = self._shape
-        if shape.ndims is None or shape.ndims == 0 or shape[0].value is None:
-            raise TypeError("Tensor objects are only iterable when eager execution is enabled. "
-                            "To iterate over this tensor use tf.map_fn.")
-        for index in range(shape[0].value):
-            yield self[index]
-
-    def __len__(self):
-        raise TypeError(f"len is not well defined for symbolic Tensors. ({self.name}) "
-                        "Please call `x.shape` rather than `len(x)` for shape information.")
-
-    def __array__(self, dtype=None, copy=None):
-        raise NotImplementedError(
-            f"Cannot convert a symbolic Tensor ({self.name}) to a numpy array. This error may indicate "
-            "that you're trying to pass a Tensor to a NumPy call, which is not supported.")
-
-    @classmethod
-    def _override_operator(cls, operator: str, func: Callable) -> None:
-        """Installs ``func`` as ``Tensor.<operator>``; ops modules use this for + - * / @ etc."""
-        setattr(cls, operator, func)
-
-
-def is_tensor(value) -> bool:
-    """True if ``value`` is a graph Tensor."""
-    return isinstance(value, Tensor)
-
-
-class Operation:
-    """A node of the graph: a named op of a TensorFlow op type with inputs, attrs and outputs."""
-
-    # ``_encoded`` caches this op's NodeDef bytes for graph.graph_def ([without, with] _output_shapes):
-    # whatever changes the op's name-independent content (attrs, device, data or control inputs, output
-    # shapes) must reset it to None, as the ``_set_*`` / ``_add_*`` / ``_update_*`` methods here do.
-    __slots__ = ("_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
-                 "_device", "_id", "_control_outputs", "_original_op", "_encoded", "__weakref__")
-
-    def __init__(self, graph: "Graph", name: str, op_type: str, inputs: list[Tensor],
-                 control_inputs: list["Operation"], attrs: dict[str, Any], op_id: int):
-        """Takes ``inputs`` and ``control_inputs`` as they are (Graph.create_op passes lists of its own)."""
-        self._graph = graph
-        self._name = name
-        self._type = op_type
-        self._inputs = inputs
-        self._control_inputs = control_inputs
-        self._attrs = dict(attrs)
-        self._device = ""
-        self._id = op_id
-        self._outputs: list[Tensor] = []
-        self._control_outputs: list[Operation] | tuple = ()  # a list from the first one on
-        self._original_op = None
-        self._encoded = None
-
-    @property
-    def name(self) -> str:
-        """The op's unique name in its graph."""
-        return self._name
-
-    @property
-    def type(self) -> str:
-        """TensorFlow's op type, e.g. 'VariableV2', 'Assign', 'Const'."""
-        return self._type
-
-    @property
-    def graph(self) -> "Graph":
-        """The Graph that contains this op."""
-        return self._graph
-
-    @property
-    def inputs(self) -> tuple[Tensor, ...]:
-        """The data inputs, in order."""
-        return tuple(self._inputs)
-
-    @property
-    def control_inputs(self) -> list["Operation"]:
-        """The ops that must run before this one."""
-        return list(self._control_inputs)
-
-    @property
-    def outputs(self) -> list[Tensor]:
-        """The output tensors."""
-        return list(self._outputs)
-
-    def values(self) -> tuple[Tensor, ...]:
-        """The output tensors (TF1 spelling)."""
-        return tuple(self._outputs)
-
-    @property
-    def device(self) -> str:
-        """The canonical device string assigned at construction ('' if none)."""
-        return self._device
-
-    @property
-    def node_def(self):
-        """This op as a NodeDef message (see graph.graph_def)."""
-        from graph import graph_def
-        return graph_def.node_def_of(self)
-
-    @property
-    def op_def(self):
-        return kernels.lookup(self._type)
-
-    @property
-    def attrs(self) -> dict[str, Any]:
-        """A copy of the op's attributes as Python values."""
-        return dict(self._attrs)
-
-    def get_attr(self, name: str):
-        """Returns the value of attribute ``name``.
-
-        Raises:
-            ValueError: if the op has no such attribute (TensorFlow's wording).
-        """
-        if name not in self._attrs:
-            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.")
-        return self._attrs[name]
-
-    def _set_attr(self, name: str, value) -> None:
-        self._attrs[name] = value
-        self._encoded = None
-
-    def _set_device(self, device) -> None:
-        # TF stores the string as given (a DeviceSpec becomes its string); it canonicalizes
-        # only when merging device scopes.
-        from graph import device as device_lib
-        self._device = device.to_string() if device_lib.is_device_spec(device) else (device or "")
-        self._encoded = None
-
-    def _set_device_from_string(self, device_string: str) -> None:
-        self._device = device_string
-        self._encoded = None
-
-    def colocation_groups(self) -> list[bytes]:
-        """The 'loc:@name' groups this op is colocated with (itself if none)."""
-        groups = self._attrs.get("_class")
-        if groups:
-            return [g for g in groups if g.startswith(b"loc:@")]
-        return [b"loc:@" + self._name.encode()]
-
-    def _add_control_input(self, op: "Operation") -> None:
-        if op not in self._control_inputs:
-            self._control_inputs.append(op)
-            op._add_control_output(self)
-            self._encoded = None
-            self._graph._changed()
-
-    def _add_control_output(self, op: "Operation") -> None:
-        if self._control_outputs:
-            self._control_outputs.append(op)
-        else:
-            self._control_outputs = [op]
-
-    def _update_input(self, index: int, tensor: Tensor) -> None:
-        """Replaces data input ``index`` by ``tensor`` (control flow contexts reroute inputs through Switch)."""
-        old = self._inputs[index]
-        self._inputs[index] = tensor
-        old._consumers.remove(self)
-        tensor._add_consumer(self)
-        self._encoded = None
-        self._graph._changed()
-
-    def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
-        for op in ops:
-            self._add_control_input(op)
-
-    def run(self, feed_dict=None, session=None) -> None:
-        """Runs this op in ``session`` (default: the default session)."""
-        from graph import session as session_lib
-        session_lib._run_using_default_session(self, feed_dict, self._graph, session)
-
-    def __repr__(self) -> str:
-        return f"<tf.Operation '{self._name}' type={self._type}>"
-
-    def __str__(self) -> str:
-        lines = [f'name: "{self._name}"', f'op: "{self._type}"']
-        lines += [f'input: "{t._as_node_def_input()}"' for t in self._inputs]
-        lines += [f'input: "^{op._name}"' for op in self._control_inputs]
-        if self._device:
-            lines.append(f'device: "{self._device}"')
-        return "\n".join(lines) + "\n"
 
 
 class _ControlDependenciesController:
@@ -1028,48 +745,3 @@ def get_seed(op_seed):
     if seeds == (0, 0):  # (0, 0) would mean "nondeterministic" to the kernels
         seeds = (0, _MAXINT32)
     return seeds
-
-
-# ----------------------------------------------------------------- conversion to tensors
-_conversion_functions: list[tuple[int, type | tuple, Callable]] = []
-
-
-def register_tensor_conversion_function(base_type, conversion_func: Callable, priority: int = 100) -> None:
-    """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False) -> Tensor`` for
-    values of ``base_type``; lower priority runs first."""
-    _conversion_functions.append((priority, base_type, conversion_func))
-    _conversion_functions.sort(key=lambda entry: entry[0])
-
-
-def convert_to_tensor(value, dtype=None, name: str | None = None, preferred_dtype=None,
-                      as_ref: bool = False) -> Tensor:
-    """Converts ``value`` (Tensor, Variable, array, list, Python number...) to a Tensor.
-
-    Raises:
-        ValueError: if a Tensor's dtype differs from the requested ``dtype``.
-        TypeError: if no conversion function accepts ``value``.
-    """
-    dtype = None if dtype is None else dtypes_lib.as_dtype(dtype)
-    if isinstance(value, Tensor):
-        if dtype is not None and not dtype.is_compatible_with(value.dtype):
-            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
-                             f"{value.dtype.name}: {value!r}")
-        return value
-    if dtype is None and preferred_dtype is not None:
-        try:
-            return convert_to_tensor(value, preferred_dtype, name, None, as_ref)
-        except (TypeError, ValueError):
-            pass
-    for _, base_type, func in _conversion_functions:
-        if isinstance(value, base_type):
-            result = func(value, dtype=dtype, name=name, as_ref=as_ref)
-            if result is NotImplemented:
-                continue
-            if not isinstance(result, Tensor):
-                raise RuntimeError(f"Conversion function {func!r} returned non-Tensor: {result!r}")
-            if dtype is not None and not dtype.is_compatible_with(result.dtype):
-                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
-                                 f"{result.dtype.name}: {result!r}")
-            return result
-    raise TypeError(f"Failed to convert object of type {type(value)} to Tensor. Contents: {value!r}. "
-                    "Consider casting elements to a supported type.")
