@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from graph import array_ops
 from graph import graph as graph_lib
 from graph.graph import GraphKeys, Tensor
 
@@ -169,8 +170,7 @@ class ReferenceVariableSaveable(SaveableObject):
         """``Assign(var, restored)`` (after a Reshape to ``restored_shapes[0]`` when given)."""
         restored_tensor = restored_tensors[0]
         if restored_shapes is not None:
-            from saver import save_ops
-            restored_tensor = save_ops.reshape(restored_tensor, restored_shapes[0])
+            restored_tensor = array_ops.reshape(restored_tensor, restored_shapes[0])
         shape = self.op.get_shape() if hasattr(self.op, "get_shape") else self.op.shape
         validate_shape = restored_shapes is None and shape.is_fully_defined()
         if isinstance(self.op, Tensor) and self.op.dtype._is_ref_dtype:

@@ -1,6 +1,6 @@
 """Benchmark: our bundle writer/reader side by side with TensorFlow's (a script; pytest does not collect it).
 
-Run:  /work/venv/bin/python tests/benchmarks/bench_bundle.py [--gib 1.0] [--keys 10000] [--repeat 3] [--no-tf]
+Run from the repository root:  python tests/benchmarks/bench_bundle.py [--gib 1.0] [--keys 10000] [--repeat 3] [--no-tf]
 
 Measures, on one machine in one run, ours and TensorFlow's alternately (who goes first alternates
 too), ``--repeat`` times each, and reports the median and the best:
@@ -34,6 +34,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
+from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa: E402
 from saver.bundle import BundleReader, write_checkpoint  # noqa: E402
 from saver.reader import load_checkpoint  # noqa: E402
 
@@ -138,7 +139,10 @@ def main() -> None:
         rss_ours = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
         same_index = None
-        if not args.no_tf:
+        with_tf = not args.no_tf and have_tensorflow()
+        if not args.no_tf and not with_tf:
+            print(NO_TENSORFLOW)
+        if with_tf:
             os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
             import tensorflow as tf  # noqa: PLC0415 - imported late on purpose (RSS above is ours alone)
 
@@ -196,10 +200,10 @@ def main() -> None:
         for phase, label in labels.items():
             ours, ours_best = phases.get(phase, "ours"), phases.get(phase, "ours", min)
             theirs, theirs_best = phases.get(phase, "tf"), phases.get(phase, "tf", min)
-            speedup = f"{theirs / ours:8.2f}x" if theirs else "        -"
+            speedup = ratio(ours, theirs)
             theirs_text = f"{theirs * 1e3:8.1f} ({theirs_best * 1e3:.1f})ms" if theirs else "-"
             print(f"{label:<30}{f'{ours * 1e3:8.1f} ({ours_best * 1e3:.1f})ms':>18}{theirs_text:>18}{speedup:>9}")
-        print("(TF/ours > 1: we are faster; times in ms, median (best))")
+        print(f"({RATIO_LEGEND} Times in ms, median (best).)")
         print(f"\nour read: tracemalloc peak {peak / (1 << 20):.0f} MiB "
               f"(largest tensor {largest / (1 << 20):.0f} MiB); max RSS before TF import {rss_ours:.0f} MiB "
               f"(includes the {nbytes / (1 << 20):.0f} MiB of source arrays)")

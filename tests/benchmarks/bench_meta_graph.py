@@ -1,6 +1,6 @@
 """Benchmark: `.meta` size and write time for N variables, here and in TensorFlow, side by side.
 
-Run: ``/work/venv/bin/python tests/benchmarks/bench_meta_graph.py [N] [--model zeros|glorot]``
+Run from the repository root: ``python tests/benchmarks/bench_meta_graph.py [N] [--model zeros|glorot]``
 (not collected by pytest).  Each side runs in its own subprocess, builds the same TF1 graph
 (N variables + one Saver), then times ``export_meta_graph`` (cold and warm) and
 ``Saver.save`` with and without ``write_meta_graph``.
@@ -17,6 +17,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa: E402
 
 _WORKER = r"""
 import json, os, sys, time
@@ -72,15 +74,19 @@ def main() -> None:
     parser.add_argument("n", nargs="?", type=int, default=10_000)
     parser.add_argument("--model", choices=("zeros", "glorot"), default="zeros")
     args = parser.parse_args()
+    sides = ("tensorflow", "ours") if have_tensorflow() else ("ours",)
     with tempfile.TemporaryDirectory() as directory:
-        results = {side: run(side, args.n, args.model, directory) for side in ("tensorflow", "ours")}
+        results = {side: run(side, args.n, args.model, directory) for side in sides}
     print(f"{args.n} variables, model {args.model!r}")
-    print(f"{'':22s}{'TensorFlow':>14s}{'here':>14s}")
+    if "tensorflow" not in results:
+        print(NO_TENSORFLOW)
+    print(f"{'':22s}{'here':>14s}{'TensorFlow':>14s}{'TF / ours':>11s}")
     for key in ("meta_bytes", "build_s", "export_cold_s", "export_warm_s", "save_with_meta_s", "save_without_meta_s"):
-        tf_value, our_value = results["tensorflow"][key], results["ours"][key]
+        our_value, tf_value = results["ours"][key], results.get("tensorflow", {}).get(key)
         fmt = "{:>14,d}" if key == "meta_bytes" else "{:>14.3f}"
-        print(f"{key:22s}" + fmt.format(tf_value) + fmt.format(our_value))
-
+        tf_text = fmt.format(tf_value) if tf_value is not None else f"{'-':>14s}"
+        print(f"{key:22s}" + fmt.format(our_value) + tf_text + f"{ratio(our_value, tf_value):>11s}")
+    print(RATIO_LEGEND + " (For meta_bytes: TensorFlow's size over ours.)")
 
 if __name__ == "__main__":
     t0 = time.perf_counter()

@@ -1,4 +1,5 @@
-"""Saver benchmarks, side by side with TensorFlow (not collected by pytest): run ``python tests/benchmarks/bench_saver.py``.
+"""Saver benchmarks, side by side with TensorFlow (not collected by pytest): run from the repository root:
+``python tests/benchmarks/bench_saver.py [--quick]``.
 
 1. many:  issue 4's benchmark: 10,000 ``tf.Variable(tf.zeros([100]))`` — create, Saver() (+ the initializer op),
           init run, save (with its .meta), restore in a new Session; each timed, and their total.
@@ -21,6 +22,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIB = 1 << 20
+
+from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa: E402
 _TARGET_TOTAL_S = 2.0  # issue 4: the 10,000-variable benchmark in under 2 seconds in total
 
 
@@ -130,13 +133,13 @@ def _child(lib: str, which: str, size: int, directory: str) -> dict:
 
 
 def _pair(which_list, size: int) -> tuple[dict, dict]:
-    results = []
-    for lib in ("ours", "tf"):
+    results = [{}, {}]
+    for index, lib in enumerate(("ours", "tf") if have_tensorflow() else ("ours",)):
         merged: dict = {}
         with tempfile.TemporaryDirectory() as directory:
             for which in which_list:
                 merged.update(_child(lib, which, size, directory))
-        results.append(merged)
+        results[index] = merged
     return results[0], results[1]
 
 
@@ -145,8 +148,8 @@ def _report(title: str, ours: dict, theirs: dict) -> None:
     print(f"  {'':22s}{'ours':>12s}{'TensorFlow':>14s}{'TF / ours':>12s}")
     for key in ours:
         a, b = ours[key], theirs.get(key)
-        ratio = f"{b / a:10.2f}x" if isinstance(b, (int, float)) and a else ""  # > 1: we are faster
-        print(f"  {key:22s}{a:12.3f}{b:14.3f}{ratio:>12s}")
+        theirs_text = f"{b:14.3f}" if isinstance(b, (int, float)) else f"{'-':>14s}"
+        print(f"  {key:22s}{a:12.3f}{theirs_text}{ratio(a, b):>12s}")
 
 
 def main() -> None:
@@ -160,15 +163,19 @@ def main() -> None:
         print(json.dumps(run(lib, int(size), directory)))
         return
     count, mib = (1000, 128) if args.quick else (10000, 1024)
+    if not have_tensorflow():
+        print(NO_TENSORFLOW)
     ours, theirs = _pair(["many"], count)
     _report(f"{count} variables x 100 floats: create, Saver(), init, save (+ .meta), restore (seconds)", ours, theirs)
     if not args.quick:
         verdict = "meets" if ours["total"] < _TARGET_TOTAL_S else "misses"
-        print(f"  total {ours['total']:.2f} s {verdict} the {_TARGET_TOTAL_S:.0f} s target of issue 4 "
-              f"(TensorFlow {theirs['total']:.1f} s, {theirs['total'] / ours['total']:.1f}x ours)")
+        compared = f" (TensorFlow {theirs['total']:.1f} s, {ratio(ours['total'], theirs['total'])} ours)" \
+            if theirs else ""
+        print(f"  total {ours['total']:.2f} s {verdict} the {_TARGET_TOTAL_S:.0f} s target of issue 4{compared}")
     ours, theirs = _pair(["save", "restore"], mib)
     _report(f"{mib} MiB model: save; restore in a new process (seconds; peak RSS growth in model sizes)",
             ours, theirs)
+    print(f"\n{RATIO_LEGEND}")
 
 
 if __name__ == "__main__":

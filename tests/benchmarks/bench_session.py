@@ -1,6 +1,6 @@
 """Benchmark: Session.run per-call overhead and building graphs with many variables, next to TensorFlow.
 
-Run: ``cd /work/main && /work/venv/bin/python tests/benchmarks/bench_session.py [--variables N]``.
+Run from the repository root: ``python tests/benchmarks/bench_session.py [--variables N] [--no-tf]``.
 Not collected by pytest (the file name does not start with ``test_``).
 """
 
@@ -16,6 +16,8 @@ sys.path.insert(0, ROOT)
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
+
+from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa: E402
 
 
 def per_call(function, seconds: float = 0.5) -> float:
@@ -87,18 +89,20 @@ def main() -> None:
     args = parser.parse_args()
     ours = run_benchmarks(ours_namespace(), args.variables)
     theirs = {}
-    if not args.no_tf:
+    if not args.no_tf and not have_tensorflow():
+        print(NO_TENSORFLOW)
+    elif not args.no_tf:
         import tensorflow.compat.v1 as tf1
         tf1.disable_v2_behavior()
         tf1.logging.set_verbosity(tf1.logging.ERROR)
         theirs = run_benchmarks(tf1, args.variables)
-    print(f"{'workload':34s} {'ours':>12s} {'tensorflow':>12s} {'ours/tf':>8s}  (< 1: ours is faster)")
+    print(f"{'workload':34s} {'ours':>12s} {'tensorflow':>12s} {'TF / ours':>9s}")
     for key, value in ours.items():
         other = theirs.get(key)
         unit, scale = ("us", 1e6) if key.startswith("run(") or "per variable" in key else ("ms", 1e3)
-        ratio = f"{value / other:8.2f}" if other else "       -"
         other_text = f"{other * scale:10.1f}{unit}" if other else "           -"
-        print(f"{key:34s} {value * scale:10.1f}{unit} {other_text} {ratio}")
+        print(f"{key:34s} {value * scale:10.1f}{unit} {other_text} {ratio(value, other):>9s}")
+    print(RATIO_LEGEND)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph import errors
+from graph import array_ops, errors
 from saver import save_ops
 from saver.bundle import BundleReader
 
@@ -87,7 +87,7 @@ def test_restore_v2_reads_v1(g, tmp_path):
 
 def test_sharded_names_and_merge(g, tmp_path):
     base = str(tmp_path / "m")
-    temp = save_ops.string_join([base, save_ops.select(
+    temp = save_ops.string_join([base, array_ops.where(
         save_ops.static_regex_full_match(base, "^s3://.*"), tf.constant(".part"), tf.constant("_temp/part"))])
     num = tf.constant(2, name="num_shards")
     shard0 = save_ops.sharded_filename(temp, 0, num)

@@ -482,3 +482,23 @@ def test_object_based_slots_restore_into_tf1_names(g):
         np.testing.assert_array_equal(sess.run(b_adam_1),
                                       expected["model/b/.OPTIMIZER_SLOT/opt/v/.ATTRIBUTES/VARIABLE_VALUE"]["value"])
         assert sess.run(beta1) == np.float32(expected["opt/beta1_power/.ATTRIBUTES/VARIABLE_VALUE"]["value"])
+
+
+def test_scoped_saver_def_names_use_tensorflows_name_scope_rules(g):
+    # Saver.from_proto / to_proto go through TF's ops.prepend_name_scope / strip_name_scope (one copy, in
+    # graph.variables), which keep a control input's '^' and a colocation group's 'loc:@' in front of the scope.
+    from graph import variables
+    assert saver_lib._prepend_name_scope is variables._prepend_name_scope
+    assert saver_lib._strip_name_scope is variables._strip_name_scope
+    assert saver_lib._prepend_name_scope("^save/restore_all", "imp/") == "^imp/save/restore_all"
+    assert saver_lib._prepend_name_scope("loc:@save/Const", "imp") == "loc:@imp/save/Const"
+    assert saver_lib._strip_name_scope("^imp/save/restore_all", "imp/") == "^save/restore_all"
+    assert saver_lib._strip_name_scope("loc:@imp//save/Const", "imp") == "loc:@save/Const"
+    saver_def = SaverDef(filename_tensor_name="save/Const:0", save_tensor_name="save/control_dependency:0",
+                         restore_op_name="save/restore_all", version=SaverDef.V2)
+    imported = Saver.from_proto(saver_def, import_scope="imp/")
+    assert (imported.as_saver_def().filename_tensor_name, imported.as_saver_def().restore_op_name) == (
+        "imp/save/Const:0", "imp/save/restore_all")
+    exported = imported.to_proto(export_scope="imp")
+    assert (exported.filename_tensor_name, exported.save_tensor_name, exported.restore_op_name) == (
+        "save/Const:0", "save/control_dependency:0", "save/restore_all")
