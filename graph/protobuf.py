@@ -1,4 +1,4 @@
-"""Protobuf codec (proto3): wire format and text format, for messages declared in Python.
+"""Protobuf messages declared in Python (proto3): the declaration machinery and the wire format.
 
 Wire format (protobuf encoding guide; tf-checkpoint-format.md §0)::
 
@@ -14,16 +14,11 @@ written whenever set, repeated numbers packed, map entries ``{1: key, 2: value}`
 written, in insertion order (``to_bytes(deterministic=True)`` sorts the keys).  Unknown fields
 are kept and written back after the known ones.
 
-Text format (``to_text`` / ``from_text``, as protobuf's ``text_format``)::
-
-    name: scalar            ints, floats (inf, nan), true/false, enum names, "C-escaped strings"
-    name { fields }         a sub-message (``name: { }`` and ``name < >`` are accepted too)
-    name: [v, v]            a repeated field as a list
-    map { key: k value { } } one map entry;  # comments run to the end of the line
+Text format (``to_text`` / ``from_text``) lives in graph/text_format.py; these methods delegate to it.
 
 Declaring a message (from any module)::
 
-    class VersionDef(Message):
+    class VersionDef(Message, full_name="tensorflow.VersionDef"):  # full_name: for text-format errors
         producer = Field(1, INT32)
         bad_consumers = Field(3, INT32, repeated=True)
         shape = Field(2, TensorShapeProto)          # sub-message: None until set
@@ -36,15 +31,13 @@ Declaring a message (from any module)::
 
 from __future__ import annotations
 
-import math
-import re
 import struct
 from typing import Any, Callable
 
 from graph.errors import DataLossError
 
 __all__ = [
-    "Message", "Field", "MapField", "ScalarType", "enum", "TextFormatError",
+    "Message", "Field", "MapField", "ScalarType", "enum", "TextFormatError",  # TextFormatError: text_format.ParseError
     "INT32", "INT64", "UINT32", "UINT64", "SINT32", "SINT64", "BOOL", "ENUM", "STRING", "BYTES",
     "FIXED32", "FIXED64", "SFIXED32", "SFIXED64", "FLOAT", "DOUBLE",
     "encode_varint", "decode_varint64", "decode_varint32",
@@ -128,6 +121,10 @@ class ScalarType:
 
     def __repr__(self) -> str:
         return self.name
+
+    def is_default(self, value) -> bool:
+        """True for this kind's proto3 zero value, which is left out (floats by bit pattern: -0.0 is not)."""
+        return _is_default(self, value)
 
 
 def _signed(bits: int) -> Callable[[int], int]:
@@ -371,6 +368,18 @@ class MapField(Field):
         value_field.name = "value"
         return value_field
 
+    _entry_class: type | None = None
+
+    def entry_class(self) -> type:
+        """The map entry as a message class, ``{1: key, 2: value}`` (the text-format parser reads entries as these)."""
+        if self._entry_class is None:
+            owner = self.owner.__qualname__ if self.owner is not None else "Map"
+            name = "".join(part.capitalize() for part in self.name.split("_")) + "Entry"
+            self._entry_class = type(name, (Message,), {
+                "__qualname__": f"{owner}.{name}", "__module__": __name__,
+                "key": Field(1, self.key_kind), "value": Field(2, self._kind)}, full_name=f"{owner}.{name}")
+        return self._entry_class
+
     def encode(self, value, out: list, deterministic: bool = False) -> None:
         if not value:
             return
@@ -456,10 +465,13 @@ class Message:
 
     _fields: tuple[Field, ...] = ()
     _by_number: dict[int, Field] = {}
+    _by_name: dict[str, Field] = {}
     _oneofs: dict[str, list[Field]] = {}
+    _full_name = "Message"  # the protobuf type name, e.g. "tensorflow.CheckpointState" (text-format errors)
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, full_name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._full_name = full_name or cls.__qualname__
         fields = {}
         for base in reversed(cls.__mro__[1:]):
             for field in getattr(base, "_fields", ()):
@@ -470,6 +482,7 @@ class Message:
                 fields[name] = value
         cls._fields = tuple(sorted(fields.values(), key=lambda f: f.number))
         cls._by_number = {f.number: f for f in cls._fields}
+        cls._by_name = {f.name: f for f in cls._fields}
         if len(cls._by_number) != len(cls._fields):
             raise TypeError(f"{cls.__name__} declares a field number twice")
         cls._oneofs = {}
@@ -559,329 +572,27 @@ class Message:
 
     def to_text(self) -> str:
         """This message in protobuf text format (text_format.MessageToString; map keys sorted)."""
-        lines: list[str] = []
-        _print_message(self, 0, lines)
-        return "".join(lines)
+        from graph import text_format  # text_format imports this module: resolved on first use
+        return text_format.message_to_string(self)
 
     @classmethod
     def from_text(cls, text, allow_unknown_field: bool = False) -> "Message":
-        """Parses protobuf text format (text_format.Parse); ``allow_unknown_field`` skips undeclared fields.
+        """Parses protobuf text format (text_format.Merge); ``allow_unknown_field`` skips undeclared fields.
 
         Raises:
-            TextFormatError: naming the line and column of the first problem.
+            TextFormatError: naming the line and column of the first problem (text_format.ParseError).
         """
-        if isinstance(text, (bytes, bytearray, memoryview)):
-            text = bytes(text).decode("utf-8")
-        tokens = _Tokenizer(text)
-        tokens.allow_unknown_field = allow_unknown_field
-        message = cls()
-        _parse_message(tokens, message, end=None)
-        return message
+        from graph import text_format
+        return text_format.merge(text, cls(), allow_unknown_field)
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in self._fields if self.has(f.name)]
         return f"{type(self).__name__}({', '.join(parts)})"
 
 
-# ------------------------------------------------------------------------------------- text format
-
-
-class TextFormatError(ValueError):
-    """A protobuf text-format document that does not parse (text_format.ParseError)."""
-
-
-_PRINTABLE = {i: chr(i) for i in range(32, 127)}
-_PRINTABLE.update({ord("\\"): "\\\\", ord('"'): '\\"', ord("'"): "\\'", 10: "\\n", 13: "\\r", 9: "\\t"})
-
-
-def _escape(data: bytes) -> str:
-    """C-escapes bytes as protobuf's text_format.CEscape(as_utf8=False) does (octal for the rest)."""
-    return "".join(_PRINTABLE.get(byte) or "\\%03o" % byte for byte in data)
-
-
-def _format_float(value: float) -> str:
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    single = struct.unpack("<f", struct.pack("<f", value))[0]
-    for precision in range(6, 10):  # the shortest %g that survives a float32 round trip
-        text = "%.*g" % (precision, single)
-        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == single:
-            return text
-    return repr(single)
-
-
-def _format_scalar(kind: ScalarType, value) -> str:
-    if kind is STRING:
-        return '"' + _escape(value.encode("utf-8")) + '"'
-    if kind is BYTES:
-        return '"' + _escape(bytes(value)) + '"'
-    if kind is BOOL:
-        return "true" if value else "false"
-    if kind.by_number and value in kind.by_number:
-        return kind.by_number[value]
-    if kind is FLOAT:
-        return _format_float(value)
-    if kind is DOUBLE:
-        return "nan" if math.isnan(value) else ("inf" if value == math.inf else "-inf" if value == -math.inf
-                                                else repr(float(value)))
-    return str(int(value))
-
-
-def _print_value(field: Field, name: str, value, indent: int, lines: list) -> None:
-    pad = " " * indent
-    if field.is_message:
-        lines.append(f"{pad}{name} {{\n")
-        _print_message(value, indent + 2, lines)
-        lines.append(f"{pad}}}\n")
-    else:
-        lines.append(f"{pad}{name}: {_format_scalar(field.kind, value)}\n")
-
-
-def _print_message(message: Message, indent: int, lines: list) -> None:
-    pad = " " * indent
-    for field in message._fields:
-        value = message._values.get(field.name)
-        if value is None:
-            continue
-        if isinstance(field, MapField):
-            key_field = Field(1, field.key_kind)
-            value_field = field._entry()
-            for key in sorted(value):
-                lines.append(f"{pad}{field.name} {{\n")
-                _print_value(key_field, "key", key, indent + 2, lines)
-                _print_value(value_field, "value", value[key], indent + 2, lines)
-                lines.append(f"{pad}}}\n")
-        elif field.repeated:
-            for item in value:
-                _print_value(field, field.name, item, indent, lines)
-        elif field.presence or field.is_message or not _is_default(field.kind, value):
-            _print_value(field, field.name, value, indent, lines)
-    if message._unknown:
-        raise TextFormatError(f"{type(message).__name__} holds unknown fields, which text format cannot show")
-
-
-_TOKEN = re.compile(r"""
-    (?P<space>\s+|\#[^\n]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<number>[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fF]?)(?![\w.])
-              |-?(?:inf(?:inity)?|nan)\b)
-  | (?P<ident>[A-Za-z_][\w]*)
-  | (?P<punct>[:{}<>\[\],;/.])
-""", re.VERBOSE | re.IGNORECASE)
-
-_UNESCAPE = {"n": b"\n", "r": b"\r", "t": b"\t", '"': b'"', "'": b"'", "\\": b"\\", "a": b"\a", "b": b"\b",
-             "f": b"\f", "v": b"\v", "?": b"?"}
-_ESCAPE_RE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
-
-
-def _unescape(body: str) -> bytes:
-    out = bytearray()
-    pos = 0
-    for match in _ESCAPE_RE.finditer(body):
-        out += body[pos:match.start()].encode("utf-8")
-        octal, hexa, u4, u8, other = match.groups()
-        if octal:
-            out.append(int(octal, 8) & 0xFF)
-        elif hexa:
-            out.append(int(hexa, 16))
-        elif u4 or u8:
-            out += chr(int(u4 or u8, 16)).encode("utf-8")
-        elif other in _UNESCAPE:
-            out += _UNESCAPE[other]
-        else:
-            raise TextFormatError(f"invalid escape sequence \\{other}")
-        pos = match.end()
-    out += body[pos:].encode("utf-8")
-    return bytes(out)
-
-
-class _Tokenizer:
-    """Splits text format into (kind, text, position) tokens."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.tokens: list[tuple[str, str, int]] = []
-        pos = 0
-        while pos < len(text):
-            match = _TOKEN.match(text, pos)
-            if match is None:
-                raise TextFormatError(f"{self.where(pos)}: unexpected character {text[pos]!r}")
-            kind = match.lastgroup
-            if kind != "space":
-                self.tokens.append((kind, match.group(), pos))
-            pos = match.end()
-        self.index = 0
-        self.allow_unknown_field = False
-
-    def where(self, pos: int | None = None) -> str:
-        if pos is None:
-            pos = self.tokens[self.index][2] if self.index < len(self.tokens) else len(self.text)
-        line = self.text.count("\n", 0, pos) + 1
-        column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
-        return f"line {line} column {column}"
-
-    def peek(self) -> str | None:
-        return self.tokens[self.index][1] if self.index < len(self.tokens) else None
-
-    def next(self) -> tuple[str, str]:
-        if self.index >= len(self.tokens):
-            raise TextFormatError(f"{self.where()}: unexpected end of text")
-        kind, text, _ = self.tokens[self.index]
-        self.index += 1
-        return kind, text
-
-    def accept(self, text: str) -> bool:
-        if self.peek() == text:
-            self.index += 1
-            return True
-        return False
-
-    def expect(self, text: str) -> None:
-        where = self.where()
-        if not self.accept(text):
-            raise TextFormatError(f"{where}: expected {text!r}, found {self.peek()!r}")
-
-
-def _parse_scalar(tokens: _Tokenizer, field: Field, kind: ScalarType):
-    where = tokens.where()
-    token_kind, text = tokens.next()
-    try:
-        if kind in (STRING, BYTES):
-            if token_kind != "string":
-                raise TextFormatError(f"expected a string, found {text!r}")
-            data = _unescape(text[1:-1])
-            while tokens.tokens[tokens.index:tokens.index + 1] and tokens.tokens[tokens.index][0] == "string":
-                data += _unescape(tokens.next()[1][1:-1])  # adjacent strings are joined
-            return data.decode("utf-8") if kind is STRING else data
-        if kind is BOOL:
-            if text in ("true", "True", "t", "1"):
-                return True
-            if text in ("false", "False", "f", "0"):
-                return False
-            raise TextFormatError(f"expected a bool, found {text!r}")
-        if token_kind == "ident" and kind.names:
-            if text not in kind.names:
-                raise TextFormatError(f"unknown {kind.name} value {text!r}")
-            return kind.names[text]
-        if token_kind != "number":
-            raise TextFormatError(f"expected a number, found {text!r}")
-        if kind in (FLOAT, DOUBLE):
-            lowered = text.lower().rstrip("f") if not text.lower().endswith("inf") else text.lower()
-            if lowered.lstrip("+-").startswith("0x"):
-                return float(int(lowered, 16))
-            return float(lowered.replace("infinity", "inf"))
-        if "." in text or (("e" in text.lower()) and not text.lower().lstrip("+-").startswith("0x")):
-            raise TextFormatError(f"expected an integer, found {text!r}")
-        value = int(text, 0) if not re.match(r"[-+]?0\d", text) else int(text, 8)
-        return kind.from_wire(kind.to_wire(value) & (_U64 - 1)) if kind.wire_type == VARINT else value
-    except TextFormatError as error:
-        raise TextFormatError(f"{where}: field {field.name}: {error}") from None
-    except ValueError as error:
-        raise TextFormatError(f"{where}: field {field.name}: bad value {text!r} ({error})") from None
-
-
-def _parse_value(tokens: _Tokenizer, field: Field, kind, is_message: bool):
-    if is_message:
-        tokens.accept(":")
-        where = tokens.where()
-        if tokens.accept("{"):
-            end = "}"
-        elif tokens.accept("<"):
-            end = ">"
-        else:
-            raise TextFormatError(f"{where}: field {field.name}: expected '{{' or '<', found {tokens.peek()!r}")
-        message = kind()
-        _parse_message(tokens, message, end)
-        return message
-    return _parse_scalar(tokens, field, kind)
-
-
-def _parse_map_entry(tokens: _Tokenizer, field: "MapField", values: dict) -> None:
-    tokens.accept(":")
-    end = "}" if tokens.accept("{") else (tokens.expect("<") or ">")
-    key_field = Field(1, field.key_kind)
-    key_field.name = "key"
-    value_field = field._entry()
-    key, value = field.key_kind.default, None
-    while not tokens.accept(end):
-        where = tokens.where()
-        _, name = tokens.next()
-        if name == "key":
-            tokens.expect(":")
-            key = _parse_scalar(tokens, key_field, field.key_kind)
-        elif name == "value":
-            if not value_field.is_message:
-                tokens.expect(":")
-            value = _parse_value(tokens, value_field, value_field.kind, value_field.is_message)
-        else:
-            raise TextFormatError(f"{where}: map entry of {field.name} has no field {name!r}")
-        tokens.accept(",") or tokens.accept(";")
-    if value is None:
-        value = value_field.kind() if value_field.is_message else value_field.kind.default
-    values.setdefault(field.name, {})[key] = value
-
-
-def _skip_value(tokens: _Tokenizer) -> None:
-    """Consumes the value of an undeclared field: a scalar (adjacent strings too), a list or a block."""
-    tokens.accept(":")
-    depth = 0
-    while True:
-        token_kind, text = tokens.next()
-        if text in ("{", "<", "["):
-            depth += 1
-        elif text in ("}", ">", "]"):
-            depth -= 1
-        if depth == 0:
-            while token_kind == "string" and tokens.index < len(tokens.tokens) \
-                    and tokens.tokens[tokens.index][0] == "string":
-                tokens.next()
-            if text == "-":
-                continue
-            return
-
-
-def _parse_message(tokens: _Tokenizer, message: Message, end: str | None) -> None:
-    cls = type(message)
-    by_name = {f.name: f for f in cls._fields}
-    values = message._values
-    while True:
-        if end is None and tokens.peek() is None:
-            return
-        if end is not None and tokens.accept(end):
-            return
-        where = tokens.where()
-        token_kind, name = tokens.next()
-        if name == "[":
-            raise TextFormatError(f"{where}: extensions and expanded Any fields are not supported")
-        if token_kind != "ident":
-            raise TextFormatError(f"{where}: expected a field name, found {name!r}")
-        field = by_name.get(name)
-        if field is None:
-            if not tokens.allow_unknown_field:
-                raise TextFormatError(f"{where}: {cls.__name__} has no field named {name!r}")
-            _skip_value(tokens)
-            tokens.accept(",") or tokens.accept(";")
-            continue
-        if isinstance(field, MapField):
-            _parse_map_entry(tokens, field, values)
-        else:
-            is_message = field.is_message
-            if not is_message:
-                tokens.expect(":")
-            if field.repeated and tokens.accept("["):
-                items = values.setdefault(field.name, [])
-                while not tokens.accept("]"):
-                    items.append(_parse_value(tokens, field, field.kind, is_message))
-                    tokens.accept(",")
-            else:
-                value = _parse_value(tokens, field, field.kind, is_message)
-                if field.repeated:
-                    values.setdefault(field.name, []).append(value)
-                else:
-                    field._clear_oneof_siblings(values)
-                    values[field.name] = value
-        tokens.accept(",") or tokens.accept(";")
-
-
+def __getattr__(name: str):
+    """``TextFormatError`` is graph/text_format.py's ParseError (which imports this module); resolved lazily."""
+    if name == "TextFormatError":
+        from graph.text_format import ParseError
+        return ParseError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,8 +33,8 @@ from graph.variables import _prepend_name_scope, _strip_name_scope  # TF's ops.p
 from graph.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
                              graph_def_of, import_graph_def)
 from graph.errors import DataLossError
-from graph.protobuf import (BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, TextFormatError,
-                            encode_varint)
+from graph.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, encode_varint
+from graph.text_format import ParseError as TextFormatError
 from saver import control_flow_context, remote, state
 from saver.saver import Saver, SaverDef as _SaverDefBase
 

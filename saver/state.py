@@ -13,7 +13,8 @@ characters (and DEL) become 3-digit octal escapes, non-ASCII is written as raw U
 ``MessageToString``).  Doubles are printed like Python ``repr`` (``2.0``, ``1e+20``, ``inf``, ``nan``).
 The parser accepts what protobuf's ``text_format.Merge`` accepts for this message (comments, ``'`` quotes,
 adjacent-string concatenation, ``[a, b]`` lists, ``,``/``;`` separators, C escapes, ``1.5f``/``inf``/``nan``)
-and rejects the rest with :class:`ParseError` naming line and column.
+and rejects the rest with :class:`ParseError` naming line and column.  Both directions are graph/text_format.py
+applied to the message declared here; this module only checks the string values a user may set.
 
 The file is written atomically: ``<dir>/<latest_filename>.tmp<uuid4 hex>``, then renamed.  File access is
 kept in a few small private functions (``_read_bytes``, ``_write_atomic`` ...); for an fsspec URL
@@ -27,16 +28,15 @@ import dataclasses
 import errno
 import glob
 import logging
-import math
 import os
 import re
-import struct
 import time
-import unicodedata
 import uuid
 from typing import Callable, Iterator, List, Optional, Sequence
 
 from graph import errors
+from graph.protobuf import DOUBLE, STRING, Field, Message
+from graph.text_format import ParseError  # text_format.ParseError: line, column, GetLine(), GetColumn()
 from saver import remote
 
 __all__ = [
@@ -61,6 +61,14 @@ _TEMP_INFIX = ".tmp"  # file_io.atomic_write_string_to_file: filename + ".tmp" +
 # ------------------------------------------------------------------------------------- the message
 
 
+class _CheckpointStateProto(Message, full_name=_MESSAGE_NAME):
+    """tensorflow/core/protobuf/checkpoint_state.proto: the wire / text form of CheckpointState."""
+    model_checkpoint_path = Field(1, STRING)
+    all_model_checkpoint_paths = Field(2, STRING, repeated=True)
+    all_model_checkpoint_timestamps = Field(3, DOUBLE, repeated=True)
+    last_preserved_timestamp = Field(4, DOUBLE)
+
+
 @dataclasses.dataclass
 class CheckpointState:
     """tensorflow.CheckpointState: the newest checkpoint, all kept ones, and CheckpointManager timestamps."""
@@ -72,17 +80,12 @@ class CheckpointState:
 
     def to_text(self) -> str:
         """Returns the text format exactly as TF's ``text_format.MessageToString`` writes it."""
-        lines = []
-        if _as_text(self.model_checkpoint_path, "model_checkpoint_path"):
-            lines.append("model_checkpoint_path: " + _quote(_as_text(self.model_checkpoint_path,
-                                                                       "model_checkpoint_path")))
-        for path in self.all_model_checkpoint_paths:
-            lines.append("all_model_checkpoint_paths: " + _quote(_as_text(path, "all_model_checkpoint_paths")))
-        for stamp in self.all_model_checkpoint_timestamps:
-            lines.append("all_model_checkpoint_timestamps: " + _format_double(stamp))
-        if _double_is_set(self.last_preserved_timestamp):
-            lines.append("last_preserved_timestamp: " + _format_double(self.last_preserved_timestamp))
-        return "".join(line + "\n" for line in lines)
+        return _CheckpointStateProto(
+            model_checkpoint_path=_as_text(self.model_checkpoint_path, "model_checkpoint_path"),
+            all_model_checkpoint_paths=[_as_text(path, "all_model_checkpoint_paths")
+                                        for path in self.all_model_checkpoint_paths],
+            all_model_checkpoint_timestamps=[float(stamp) for stamp in self.all_model_checkpoint_timestamps],
+            last_preserved_timestamp=float(self.last_preserved_timestamp)).to_text()
 
     @classmethod
     def from_text(cls, text: str) -> "CheckpointState":
@@ -93,31 +96,7 @@ class CheckpointState:
         return self.to_text()
 
 
-class ParseError(Exception):
-    """A checkpoint state text that protobuf's text_format would reject (line and column are 1-based)."""
-
-    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None):
-        if line is not None and column is not None:
-            message = "%d:%d : %s" % (line, column, message)
-        super().__init__(message)
-        self.line = line
-        self.column = column
-
-    def GetLine(self) -> Optional[int]:  # noqa: N802 - protobuf's name
-        """The 1-based line of the error."""
-        return self.line
-
-    def GetColumn(self) -> Optional[int]:  # noqa: N802 - protobuf's name
-        """The 1-based column of the error."""
-        return self.column
-
-
 # ------------------------------------------------------------------------------------------ encoding
-
-# protobuf text_encoding._str_escapes: non-printable ASCII as \ooo, a few named escapes.
-_STR_ESCAPES = {i: "\\%03o" % i for i in list(range(32)) + [127]}
-_STR_ESCAPES.update({ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r", ord('"'): '\\"',
-                     ord("'"): "\\'", ord("\\"): "\\\\"})
 
 
 def _as_text(value, field: str) -> str:
@@ -136,298 +115,11 @@ def _as_text(value, field: str) -> str:
     return value
 
 
-def _quote(text: str) -> str:
-    return '"' + text.translate(_STR_ESCAPES) + '"'
-
-
-def _format_double(value) -> str:
-    # text_format prints a double with str(), i.e. repr(): shortest round-trip digits.
-    return repr(float(value))
-
-
-def _double_is_set(value) -> bool:
-    # proto3 presence is by bit pattern: -0.0 and nan are written, +0.0 is not.
-    return struct.pack("<d", float(value)) != b"\x00" * 8
-
-
-# ------------------------------------------------------------------------------------------- parsing
-
-_FIELDS = {  # name -> (is_string, is_repeated)
-    "model_checkpoint_path": (True, False),
-    "all_model_checkpoint_paths": (True, True),
-    "all_model_checkpoint_timestamps": (False, True),
-    "last_preserved_timestamp": (False, False),
-}
-# The token and whitespace rules of protobuf's text_format.Tokenizer.
-_QUOTES = "\"'"
-_TOKEN = re.compile("|".join(
-    [r"[a-zA-Z_][0-9a-zA-Z_+-]*", r"([0-9+-]|(\.[0-9]))[0-9a-zA-Z_.+-]*"]
-    + [r"{q}[^{q}\n\\]*((\\.)+[^{q}\n\\]*)*({q}|\\?$)".format(q=q) for q in _QUOTES]))
-_WHITESPACE_OR_COMMENT = re.compile(r"(\s|(#.*$))+", re.MULTILINE)
-_IDENTIFIER_OR_NUMBER = re.compile(r"\w+")
-_FLOAT_OCTAL_PREFIX = re.compile(r"-?0[0-9]+")
-_FLOAT_INFINITY = re.compile(r"-?inf(?:inity)?f?$", re.IGNORECASE)
-_FLOAT_NAN = re.compile(r"nanf?$", re.IGNORECASE)
-_SIMPLE_ESCAPES = {ord("\\"): 0x5C, ord("'"): 0x27, ord('"'): 0x22, ord("a"): 7, ord("b"): 8, ord("f"): 12,
-                   ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("v"): 11}
-_HEX = frozenset(b"0123456789abcdefABCDEF")
-_OCT = frozenset(b"01234567")
-
-
-class _Tokenizer:
-    """Splits text into protobuf text-format tokens, line by line, skipping whitespace and # comments."""
-
-    def __init__(self, text: str):
-        self._lines = text.split("\n")
-        self._line = 0
-        self._column = 0
-        self._more = True
-        self.token = ""
-        self._previous = (1, 1)
-        self._skip_whitespace()
-        self._read_token()
-
-    def _current(self) -> str:
-        return self._lines[self._line] if self._line < len(self._lines) else ""
-
-    def _pop_line(self):
-        while len(self._current()) <= self._column:
-            if self._line + 1 >= len(self._lines):
-                self._line, self._column, self._more = len(self._lines), 0, False
-                return
-            self._line += 1
-            self._column = 0
-
-    def _skip_whitespace(self):
-        while True:
-            self._pop_line()
-            match = _WHITESPACE_OR_COMMENT.match(self._current(), self._column)
-            if not match:
-                return
-            self._column += len(match.group(0))
-
-    def _read_token(self):
-        if not self._more:
-            self.token = ""
-            return
-        match = _TOKEN.match(self._current(), self._column)
-        self.token = match.group(0) if match else self._current()[self._column]
-
-    def next(self):
-        """Moves to the next token."""
-        self._previous = (self._line + 1, self._column + 1)
-        self._column += len(self.token)
-        self._skip_whitespace()
-        self._read_token()
-
-    def at_end(self) -> bool:
-        """True when every token was consumed."""
-        return not self.token
-
-    def error(self, message: str) -> ParseError:
-        """A ParseError at the current token, quoting its line as protobuf does."""
-        return ParseError("'%s': %s" % (self._current(), message), self._line + 1, self._column + 1)
-
-    def error_previous(self, message: str) -> ParseError:
-        """A ParseError at the previous token."""
-        return ParseError(message, *self._previous)
-
-    def try_consume(self, token: str) -> bool:
-        """Consumes `token` if it is next."""
-        if self.token == token:
-            self.next()
-            return True
-        return False
-
-    def consume(self, token: str):
-        """Consumes `token` or raises."""
-        if not self.try_consume(token):
-            raise self.error('Expected "%s".' % token)
-
-    def consume_identifier_or_number(self) -> str:
-        """Consumes a field name."""
-        result = self.token
-        if not _IDENTIFIER_OR_NUMBER.match(result):
-            raise self.error("Expected identifier or number, got %s." % result)
-        self.next()
-        return result
-
-    def consume_string(self) -> str:
-        """Consumes one or more adjacent quoted strings, unescapes them and decodes UTF-8."""
-        parts = [self._consume_single_string()]
-        while self.token and self.token[0] in _QUOTES:
-            parts.append(self._consume_single_string())
-        try:
-            return b"".join(parts).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise self.error("Couldn't parse string: " + str(e)) from e
-
-    def _consume_single_string(self) -> bytes:
-        text = self.token
-        if len(text) < 1 or text[0] not in _QUOTES:
-            raise self.error("Expected string but found: %r" % (text,))
-        if len(text) < 2 or text[-1] != text[0]:
-            raise self.error("String missing ending quote: %r" % (text,))
-        try:
-            result = _unescape(text[1:-1])
-        except ValueError as e:
-            raise self.error(str(e)) from e
-        self.next()
-        return result
-
-    def consume_double(self) -> float:
-        """Consumes a number as protobuf's ParseFloat reads it (``1.5f``, ``inf``, ``-Infinity``, ``nan``)."""
-        try:
-            result = _parse_double(self.token)
-        except ValueError as e:
-            raise self.error(str(e)) from e
-        self.next()
-        return result
-
-
-def _parse_double(text: str) -> float:
-    if _FLOAT_OCTAL_PREFIX.match(text):
-        raise ValueError("Invalid octal float: %s" % text)
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    if _FLOAT_INFINITY.match(text):
-        return -math.inf if text[0] == "-" else math.inf
-    if _FLOAT_NAN.match(text):
-        return math.nan
-    try:
-        return float(text.rstrip("fF"))
-    except ValueError:
-        raise ValueError("Couldn't parse float: %s" % text) from None
-
-
-def _unescape(text: str) -> bytes:
-    """C-style unescaping as protobuf's CUnescape: \\u/\\U first, then byte escapes over the UTF-8 bytes."""
-    # Phase 1 runs over the raw_unicode_escape form, where chars above U+00FF are \\uXXXX / \\UXXXXXXXX
-    # text; so a backslash right before such a char escapes the escape's own backslash (protobuf quirk).
-    text = "".join(c if ord(c) <= 0xFF else ("\\u%04x" % ord(c) if ord(c) <= 0xFFFF else "\\U%08x" % ord(c))
-                   for c in text)
-    out = []
-    i = 0
-    while i < len(text):  # phase 1: \uXXXX and \UXXXXXXXX after an odd run of backslashes
-        if text[i] != "\\":
-            out.append(text[i])
-            i += 1
-            continue
-        end = i
-        while end < len(text) and text[end] == "\\":
-            end += 1
-        run = end - i
-        if run % 2 == 1 and end < len(text) and text[end] in "uU":
-            out.append("\\" * (run - 1))
-            out.append(_unicode_escape(text, end - 1))
-            i = end + (5 if text[end] == "u" else 9)
-        else:
-            out.append("\\" * run)
-            i = end
-    try:
-        data = "".join(out).encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise ValueError(str(e)) from e
-    result = bytearray()
-    i = 0
-    while i < len(data):  # phase 2: byte escapes (Python's unicode_escape rules, results must fit a byte)
-        byte = data[i]
-        if byte != 0x5C:
-            result.append(byte)
-            i += 1
-            continue
-        if i + 1 >= len(data):
-            raise ValueError("\\ at end of string")
-        code = data[i + 1]
-        if code in _SIMPLE_ESCAPES:
-            result.append(_SIMPLE_ESCAPES[code])
-            i += 2
-        elif code in _OCT:
-            j = i + 1
-            while j < len(data) and j < i + 4 and data[j] in _OCT:
-                j += 1
-            result.append(_fit_byte(int(data[i + 1:j], 8)))
-            i = j
-        elif code == ord("x"):
-            j = i + 2
-            while j < len(data) and j < i + 4 and data[j] in _HEX:
-                j += 1
-            if j == i + 2:
-                raise ValueError("truncated \\xXX escape at position %d" % i)
-            result.append(int(data[i + 2:j], 16))
-            i = j
-        elif code in b"uU":
-            width = 4 if code == ord("u") else 8
-            digits = data[i + 2:i + 2 + width]
-            if len(digits) != width or not all(c in _HEX for c in digits):
-                raise ValueError("truncated \\%sXXXX escape at position %d" % (chr(code), i))
-            result.append(_fit_byte(int(digits, 16)))
-            i += 2 + width
-        elif code == ord("N"):
-            end = data.find(b"}", i)
-            if data[i + 2:i + 3] != b"{" or end < 0:
-                raise ValueError("malformed \\N character escape at position %d" % i)
-            try:
-                char = unicodedata.lookup(data[i + 3:end].decode("latin-1"))
-            except KeyError as e:
-                raise ValueError("unknown Unicode character name at position %d" % i) from e
-            result.append(_fit_byte(ord(char)))
-            i = end + 1
-        else:  # an unknown escape keeps its backslash
-            result.append(byte)
-            i += 1
-    return bytes(result)
-
-
-def _unicode_escape(text: str, i: int) -> str:
-    width = 4 if text[i + 1] == "u" else 8
-    digits = text[i + 2:i + 2 + width]
-    if len(digits) != width or not all(c in "0123456789abcdefABCDEF" for c in digits):
-        raise ValueError("truncated \\%sXXXX escape at position %d" % (text[i + 1], i))
-    value = int(digits, 16)
-    if value > 0x10FFFF:
-        raise ValueError("illegal Unicode character at position %d" % i)
-    return chr(value)
-
-
-def _fit_byte(value: int) -> int:
-    if value > 0xFF:
-        raise ValueError("escape value %d does not fit in a byte" % value)
-    return value
-
-
 def _parse(text: str) -> CheckpointState:
     """text_format.Merge for CheckpointState: later singular values win, repeated values append."""
-    state = CheckpointState()
-    tokenizer = _Tokenizer(text)
-    while not tokenizer.at_end():
-        if tokenizer.token == "[":
-            raise tokenizer.error('Message type "%s" does not have extensions.' % _MESSAGE_NAME)
-        name = tokenizer.consume_identifier_or_number()
-        if name not in _FIELDS:
-            raise tokenizer.error_previous('Message type "%s" has no field named "%s".' % (_MESSAGE_NAME, name))
-        is_string, is_repeated = _FIELDS[name]
-        tokenizer.consume(":")
-        read = tokenizer.consume_string if is_string else tokenizer.consume_double
-        if is_repeated and tokenizer.try_consume("["):
-            values = []
-            if not tokenizer.try_consume("]"):
-                while True:
-                    values.append(read())
-                    if tokenizer.try_consume("]"):
-                        break
-                    tokenizer.consume(",")
-        else:
-            values = [read()]
-        if is_repeated:
-            getattr(state, name).extend(values)
-        else:
-            setattr(state, name, values[-1])
-        if not tokenizer.try_consume(","):
-            tokenizer.try_consume(";")
-    return state
+    proto = _CheckpointStateProto.from_text(text)
+    return CheckpointState(proto.model_checkpoint_path, list(proto.all_model_checkpoint_paths),
+                           list(proto.all_model_checkpoint_timestamps), proto.last_preserved_timestamp)
 
 
 # ------------------------------------------------------------------------------------- file access
