@@ -715,8 +715,8 @@ def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
 
 
 # ----------------------------------------------------------------- StridedSlice (Tensor.__getitem__)
-def _slice_spec(begin, end, strides, masks, rank):
-    """Expands a StridedSlice spec into numpy index items (Ellipsis expanded for ``rank`` if known)."""
+def _slice_spec(begin, end, strides, masks):
+    """A StridedSlice spec as numpy index items: Ellipsis, None (new axis), int (shrink) or slice."""
     begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask = masks
     items = []
     for i, (b, e, s) in enumerate(zip(begin, end, strides)):
@@ -744,7 +744,7 @@ def _infer_strided_slice(op):
     values = [ops.constant_value(t) for t in (begin_t, end_t, strides_t)]
     if tensor.shape.ndims is None or any(v is None for v in values):
         return [(dtype, TensorShape(None))]
-    items = _slice_spec(*(np.asarray(v).tolist() for v in values), _masks(op), tensor.shape.ndims)
+    items = _slice_spec(*(np.asarray(v).tolist() for v in values), _masks(op))
     if Ellipsis not in items:
         items.append(Ellipsis)
     dims = tensor.shape.as_list()
@@ -771,7 +771,7 @@ def _infer_strided_slice(op):
 
 def _compute_strided_slice(ctx, op, inputs):
     tensor, begin, end, strides = (np.asarray(v) for v in inputs)
-    items = _slice_spec(begin.tolist(), end.tolist(), strides.tolist(), _masks(op), tensor.ndim)
+    items = _slice_spec(begin.tolist(), end.tolist(), strides.tolist(), _masks(op))
     try:
         result = tensor[tuple(items)]
     except IndexError as error:

@@ -276,10 +276,6 @@ def _op_in_context(op: Operation, context) -> bool:
 
 
 # ----------------------------------------------------------------- nested structures
-def _is_sequence(value) -> bool:
-    return isinstance(value, (list, _builtin_tuple, dict))
-
-
 def _flatten(structure) -> list:
     if isinstance(structure, dict):
         return [item for key in sorted(structure) for item in _flatten(structure[key])]

@@ -16,14 +16,12 @@ import contextlib
 import gc
 import re
 import threading
-from typing import Any, Callable, Iterable  # noqa: F401  (Callable: kept importable from here)
+from typing import Any, Iterable
 
-from graph import dtypes as dtypes_lib  # noqa: F401  (kept importable from here)
 from graph import kernels
 from graph.operation import Operation
-from graph.shapes import TensorShape, as_shape  # noqa: F401  (kept importable from here)
 from graph.tensor import (  # noqa: F401  (re-exported: callers import them from graph.graph)
-    Tensor, _conversion_functions, convert_to_tensor, is_tensor, register_tensor_conversion_function)
+    Tensor, convert_to_tensor, is_tensor, register_tensor_conversion_function)
 
 _kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
 
@@ -332,7 +330,7 @@ class Graph:
             op_id = id(op)
             for controller in self._control_dependencies_stack:
                 controller.seen.add(op_id)
-        self._version += 1  # self._changed()
+        self._version += 1  # self._changed(), inlined: this runs for every op created
 
     # ----------------------------------------------------------------- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -434,7 +432,8 @@ class Graph:
 
     def get_collection_ref(self, name: str) -> list:
         """The collection list itself (mutations are visible)."""
-        self._check_not_finalized() if name not in self._collections else None
+        if name not in self._collections:  # creating a collection modifies the graph
+            self._check_not_finalized()
         return self._collections.setdefault(name, [])
 
     def get_collection(self, name: str, scope: str | None = None) -> list:
@@ -467,15 +466,19 @@ class Graph:
         self._seed = seed
 
     def prevent_feeding(self, tensor: Tensor) -> None:
+        """Marks ``tensor`` as one a Session may not feed."""
         self._unfeedable.add(id(tensor))
 
     def is_feedable(self, tensor: Tensor) -> bool:
+        """False for tensors marked by `prevent_feeding`."""
         return id(tensor) not in self._unfeedable
 
     def prevent_fetching(self, op: Operation) -> None:
+        """Marks ``op`` (and its outputs) as not fetchable by a Session."""
         self._unfetchable.add(id(op))
 
     def is_fetchable(self, tensor_or_op) -> bool:
+        """False for ops marked by `prevent_fetching`, and their outputs."""
         op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
         return id(op) not in self._unfetchable
 
@@ -689,6 +692,7 @@ class name_scope:  # noqa: N801 - TensorFlow's name; a class, not a generator: e
 
 
 def get_name_scope() -> str:
+    """`Graph.get_name_scope` of the default graph."""
     return get_default_graph().get_name_scope()
 
 
@@ -708,18 +712,22 @@ def colocate_with(op, ignore_existing: bool = False):
 
 
 def add_to_collection(name: str, value) -> None:
+    """`Graph.add_to_collection` on the default graph."""
     get_default_graph().add_to_collection(name, value)
 
 
 def add_to_collections(names, value) -> None:
+    """`Graph.add_to_collections` on the default graph."""
     get_default_graph().add_to_collections(names, value)
 
 
 def get_collection(name: str, scope: str | None = None) -> list:
+    """`Graph.get_collection` of the default graph."""
     return get_default_graph().get_collection(name, scope)
 
 
 def get_collection_ref(name: str) -> list:
+    """`Graph.get_collection_ref` of the default graph."""
     return get_default_graph().get_collection_ref(name)
 
 

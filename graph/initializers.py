@@ -79,32 +79,32 @@ class Initializer:
         return f"{type(self).__name__}({args})"
 
 
-class Zeros(Initializer):
+class _FilledInitializer(Initializer):
+    """Every element the same: the ``graph.ops`` builder named in ``_BUILDER`` (``zeros``, ``ones``)."""
+
+    _BUILDER = ""
+
+    def __init__(self, dtype=dtypes_lib.float32):
+        self.dtype = dtypes_lib.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from graph import ops
+        return getattr(ops, self._BUILDER)(shape, self.dtype if dtype is None else dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"dtype": self.dtype.name}
+
+
+class Zeros(_FilledInitializer):
     """Initializes to 0: a ``zeros`` Const (or Fill for 1000+ elements)."""
 
-    def __init__(self, dtype=dtypes_lib.float32):
-        self.dtype = dtypes_lib.as_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from graph import ops
-        return ops.zeros(shape, self.dtype if dtype is None else dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        return {"dtype": self.dtype.name}
+    _BUILDER = "zeros"
 
 
-class Ones(Initializer):
+class Ones(_FilledInitializer):
     """Initializes to 1: a ``ones`` Const (or Fill for 1000+ elements)."""
 
-    def __init__(self, dtype=dtypes_lib.float32):
-        self.dtype = dtypes_lib.as_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from graph import ops
-        return ops.ones(shape, self.dtype if dtype is None else dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        return {"dtype": self.dtype.name}
+    _BUILDER = "ones"
 
 
 class Constant(Initializer):
@@ -147,40 +147,36 @@ class RandomUniform(Initializer):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed, "dtype": self.dtype.name}
 
 
-class RandomNormal(Initializer):
+class _NormalInitializer(Initializer):
+    """Normal with ``mean`` and ``stddev``, drawn by the ``random_ops`` builder named in ``_BUILDER``."""
+
+    _BUILDER = ""
+
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes_lib.float32):
+        self.mean = mean
+        self.stddev = stddev
+        self.seed = seed
+        self.dtype = _assert_float_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from graph import random_ops
+        build = getattr(random_ops, self._BUILDER)
+        return build(shape, self.mean, self.stddev, self.dtype if dtype is None else dtype, seed=self.seed)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class RandomNormal(_NormalInitializer):
     """Normal with ``mean`` and ``stddev``: ``random_normal/...`` ops."""
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes_lib.float32):
-        self.mean = mean
-        self.stddev = stddev
-        self.seed = seed
-        self.dtype = _assert_float_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from graph import random_ops
-        return random_ops.random_normal(shape, self.mean, self.stddev, self.dtype if dtype is None else dtype,
-                                        seed=self.seed)
-
-    def get_config(self) -> dict[str, Any]:
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed, "dtype": self.dtype.name}
+    _BUILDER = "random_normal"
 
 
-class TruncatedNormal(Initializer):
+class TruncatedNormal(_NormalInitializer):
     """Normal with ``mean`` and ``stddev``, redrawn beyond two stddevs: ``truncated_normal/...`` ops."""
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes_lib.float32):
-        self.mean = mean
-        self.stddev = stddev
-        self.seed = seed
-        self.dtype = _assert_float_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from graph import random_ops
-        return random_ops.truncated_normal(shape, self.mean, self.stddev, self.dtype if dtype is None else dtype,
-                                           seed=self.seed)
-
-    def get_config(self) -> dict[str, Any]:
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed, "dtype": self.dtype.name}
+    _BUILDER = "truncated_normal"
 
 
 class VarianceScaling(Initializer):

@@ -2,8 +2,9 @@
 
 An entry says how to infer an op's outputs at build time (``infer(op) -> [(dtype,
 shape), ...]``) and how to compute them in a Session (``compute(ctx, op, inputs) ->
-outputs``).  ``graph`` registers its ops in ``graph.ops``; ``saver`` registers SaveV2,
-RestoreV2 and MergeV2Checkpoints the same way, so the graph knows nothing of files.
+outputs``).  ``graph`` registers its ops in its op modules (``graph.ops``,
+``graph.math_ops``, ...); ``saver`` registers SaveV2, RestoreV2 and MergeV2Checkpoints
+the same way, so the graph knows nothing of files.
 
 Reference inputs: a ``VariableV2`` op outputs a ``VariableRef`` into the session's
 variable store.  The executor passes refs unchanged to the input positions listed in
@@ -30,7 +31,7 @@ class OpKernel:
     infer: Callable | None = None  # infer(op) -> list[(dtype, shape)]
     compute: Callable | None = None  # compute(ctx, op, inputs) -> list of outputs (or one value)
     ref_inputs: tuple[int, ...] = ()  # input positions that receive a VariableRef, not a value
-    stateful: bool = False  # never constant-folded or deduplicated; kept for documentation and meta graphs
+    stateful: bool = False  # TF's OpDef.is_stateful; recorded only (nothing here folds or dedupes ops)
     default_attrs: tuple[tuple[str, Any], ...] = ()  # attrs TF's op registry requires, with defaults
 
 
@@ -72,7 +73,8 @@ def infer_outputs(op) -> list[tuple]:
     return list(kernel.infer(op))
 
 
-_UNINITIALIZED_HINTS: list[Callable] = []  # hint(variable_op) -> advice str or None (graph.variables adds one)
+# hint(variable_op) -> advice str or None; graph.initialization_order registers one.
+_UNINITIALIZED_HINTS: list[Callable] = []
 
 
 def register_uninitialized_hint(hint: Callable) -> None:

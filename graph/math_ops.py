@@ -80,7 +80,7 @@ def _as_array(value, op):
     return value if type(value) is np.ndarray else np.asarray(value, dtype=op._outputs[0]._dtype.numpy_dtype)
 
 
-def _elementwise(function, quiet: bool = False, out_dtype=None):
+def _elementwise(function, quiet: bool = False):
     """A kernel applying a numpy function and casting to the op's output dtype."""
     def compute(ctx, op, inputs):
         if quiet:
@@ -191,14 +191,6 @@ def _unary_op(op_type: str, x, name) -> Tensor:
         x = convert_to_tensor(x, name="x")
         attrs = {} if op_type in _NO_T_ATTR else {"T": x.dtype.base_dtype}
         return graph.create_op(op_type, [x], name=scope, attrs=attrs)._outputs[0]
-
-
-def _scoped(default_name, function):
-    """TF's math_ops wrappers that open ``name_scope(name, default_name)`` before the generated op."""
-    def build(x, y, name=None):
-        with name_scope(name, default_name, [x, y]) as scope:
-            return function(x, y, scope)
-    return build
 
 
 def add(x, y, name: str | None = None) -> Tensor:

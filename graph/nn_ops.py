@@ -185,7 +185,7 @@ def _compute_sparse_xent(ctx, op, inputs):
     return [loss.astype(dtype), backprop.astype(dtype)]
 
 
-def _infer_sparse_xent(op):
+def _infer_xent(op):
     logits = op._inputs[0]
     dtype = logits.dtype.base_dtype
     batch = logits.shape[:1] if logits.shape.ndims is not None else TensorShape([None])
@@ -200,8 +200,8 @@ def _compute_xent(ctx, op, inputs):
     return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
 
 
-kernels.register("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_sparse_xent, compute=_compute_sparse_xent)
-kernels.register("SoftmaxCrossEntropyWithLogits", infer=_infer_sparse_xent, compute=_compute_xent)
+kernels.register("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_sparse_xent)
+kernels.register("SoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_xent)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
@@ -214,12 +214,12 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
         from graph import array_ops
-        array_ops.shape(labels)
+        array_ops.shape(labels)  # unused, but TF builds this Shape op too: the graphs match op for op
         if logits.shape.ndims is not None and logits.shape.ndims != 2:
             raise NotImplementedError("sparse_softmax_cross_entropy_with_logits: only rank-2 logits are supported.")
         op = ops._scoped_op(logits.graph, "SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
-                                    name="SparseSoftmaxCrossEntropyWithLogits",
-                                    attrs={"T": logits.dtype.base_dtype, "Tlabels": labels.dtype.base_dtype})
+                            name="SparseSoftmaxCrossEntropyWithLogits",
+                            attrs={"T": logits.dtype.base_dtype, "Tlabels": labels.dtype.base_dtype})
         return op._outputs[0]
 
 

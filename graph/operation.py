@@ -91,6 +91,7 @@ class Operation:
 
     @property
     def op_def(self):
+        """The registered OpKernel of this op type, or None (TF returns an OpDef proto here)."""
         return kernels.lookup(self._type)
 
     @property

@@ -73,7 +73,7 @@ def make_ndarray(value, dtype=None) -> np.ndarray:
     """Converts a Python or numpy value to the ndarray a ``Const`` of ``dtype`` holds (TF's rules).
 
     Raises:
-        TypeError: if an element does not fit ``dtype`` ("Expected int32, got 1.5 of type 'float' instead.").
+        TypeError: if an element does not fit ``dtype`` ("Expected int32, but got 1.5 of type 'float'.").
         ValueError: for ragged nested lists.
     """
     dtype = None if dtype is None else dtypes_lib.as_dtype(dtype).base_dtype
@@ -288,11 +288,7 @@ def placeholder(dtype, shape=None, name: str | None = None) -> Tensor:
     return op._outputs[0]
 
 
-def _infer_placeholder_with_default(op):
-    return [(op._attrs["dtype"], op._attrs["shape"])]
-
-
-kernels.register("PlaceholderWithDefault", infer=_infer_placeholder_with_default,
+kernels.register("PlaceholderWithDefault", infer=_infer_placeholder,
                  compute=lambda ctx, op, inputs: inputs[0])
 
 
@@ -304,36 +300,38 @@ def placeholder_with_default(input, shape, name: str | None = None) -> Tensor:
         raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
     graph = value.graph
     op = _scoped_op(graph, "PlaceholderWithDefault", [value], [value.dtype.base_dtype],
-                         name=name or "PlaceholderWithDefault",
-                         attrs={"dtype": value.dtype.base_dtype, "shape": shape}, shapes=[shape])
+                    name=name or "PlaceholderWithDefault",
+                    attrs={"dtype": value.dtype.base_dtype, "shape": shape}, shapes=[shape])
     return op._outputs[0]
 
 
 # ----------------------------------------------------------------- Identity, NoOp, group
-def _infer_identity(op):
+def _infer_like_input(op):
     source = op._inputs[0]
     return [(source.dtype.base_dtype, source.shape)]
 
 
-kernels.register("Identity", infer=_infer_identity, compute=lambda ctx, op, inputs: inputs[0])
-kernels.register("StopGradient", infer=_infer_identity, compute=lambda ctx, op, inputs: inputs[0])
+kernels.register("Identity", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
+kernels.register("StopGradient", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
 kernels.register("NoOp", infer=lambda op: [], compute=lambda ctx, op, inputs: [])
+
+
+def _pass_through(op_type: str, input, name: str | None) -> Tensor:
+    """An ``op_type`` op (Identity, StopGradient) forwarding ``input``'s value, dtype and shape."""
+    value = convert_to_tensor(input)
+    op = _scoped_op(value.graph, op_type, [value], [value.dtype.base_dtype], name=name or op_type,
+                    attrs={"T": value.dtype.base_dtype}, shapes=[value.shape])
+    return op._outputs[0]
 
 
 def identity(input, name: str | None = None) -> Tensor:
     """An ``Identity`` of ``input`` (reads a variable's value when given a ref)."""
-    value = convert_to_tensor(input)
-    op = _scoped_op(value.graph, "Identity", [value], [value.dtype.base_dtype], name=name or "Identity",
-                               attrs={"T": value.dtype.base_dtype}, shapes=[value.shape])
-    return op._outputs[0]
+    return _pass_through("Identity", input, name)
 
 
 def stop_gradient(input, name: str | None = None) -> Tensor:
     """A ``StopGradient`` of ``input`` (an identity here: there are no gradients)."""
-    value = convert_to_tensor(input)
-    op = _scoped_op(value.graph, "StopGradient", [value], [value.dtype.base_dtype], name=name or "StopGradient",
-                               attrs={"T": value.dtype.base_dtype}, shapes=[value.shape])
-    return op._outputs[0]
+    return _pass_through("StopGradient", input, name)
 
 
 def no_op(name: str | None = None) -> Operation:
@@ -376,11 +374,7 @@ def group(*inputs, **kwargs) -> Operation:
             with graph_lib.device(device), graph_lib.control_dependencies(deps):
                 return no_op(name=scope)
         per_device = []
-
-        def device_key(device):
-            return "" if device is None else device
-
-        for device in sorted(by_device, key=device_key):
+        for device in sorted(by_device):  # op.device is always a string ('' for none)
             with graph_lib.device(device), graph_lib.control_dependencies(by_device[device]):
                 per_device.append(no_op())
         with graph_lib.control_dependencies(per_device):
@@ -393,10 +387,7 @@ def with_dependencies(dependencies, output_tensor, name: str | None = None) -> T
     with name_scope(name, "control_dependency", dependencies + [output_tensor]) as scope:
         with graph_lib.colocate_with(output_tensor):
             with graph_lib.control_dependencies(dependencies):
-                output_tensor = convert_to_tensor(output_tensor)
-                if isinstance(output_tensor, Tensor):
-                    return identity(output_tensor, name=scope)
-                return output_tensor
+                return identity(convert_to_tensor(output_tensor), name=scope)
 
 
 def tuple(tensors, name: str | None = None, control_inputs=None) -> list:
@@ -481,13 +472,8 @@ def ones(shape, dtype=dtypes_lib.float32, name: str | None = None) -> Tensor:
     return _filled(True if dtypes_lib.as_dtype(dtype).is_bool else 1, shape, dtype, name, "ones")
 
 
-def _infer_like(op):
-    source = op._inputs[0]
-    return [(source.dtype.base_dtype, source.shape)]
-
-
-kernels.register("ZerosLike", infer=_infer_like, compute=lambda ctx, op, inputs: np.zeros_like(inputs[0]))
-kernels.register("OnesLike", infer=_infer_like, compute=lambda ctx, op, inputs: np.ones_like(inputs[0]))
+kernels.register("ZerosLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.zeros_like(inputs[0]))
+kernels.register("OnesLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.ones_like(inputs[0]))
 
 
 def zeros_like(tensor, dtype=None, name: str | None = None, optimize: bool = True) -> Tensor:

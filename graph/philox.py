@@ -141,10 +141,6 @@ _c_cos = _through_math(math.cos)
 
 
 # ----------------------------------------------------------------- distributions
-def _is_double(dtype) -> bool:
-    return np.dtype(dtype) == np.float64
-
-
 def _group_size(dtype) -> int:
     """Outputs per 128-bit block: 4 for 32-bit (and 16-bit) results, 2 for 64-bit ones."""
     return 2 if np.dtype(dtype).itemsize == 8 else 4

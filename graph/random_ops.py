@@ -149,7 +149,7 @@ def _random_op(op_type: str, shape_tensor: Tensor, dtype, seed, name=None) -> Te
     return ops._scoped_op(shape_tensor.graph, op_type, [shape_tensor], name=name or op_type, attrs=attrs)._outputs[0]
 
 
-def _float_dtype(dtype, what):
+def _float_dtype(dtype):
     dtype = dtypes_lib.as_dtype(dtype).base_dtype
     if not dtype.is_floating:
         raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not in list of allowed values: "
@@ -157,33 +157,29 @@ def _float_dtype(dtype, what):
     return dtype
 
 
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes_lib.float32, seed=None, name: str | None = None) -> Tensor:
-    """Normal samples: ``RandomStandardNormal * stddev + mean`` in scope ``random_normal``."""
-    dtype = _float_dtype(dtype, "random_normal")
-    with name_scope(name, "random_normal", [shape, mean, stddev]) as scope:
+def _scaled_normal(op_type: str, default_name: str, shape, mean, stddev, dtype, seed, name) -> Tensor:
+    """``op_type * stddev + mean`` in scope ``default_name``: the body of random_normal and truncated_normal."""
+    dtype = _float_dtype(dtype)
+    with name_scope(name, default_name, [shape, mean, stddev]) as scope:
         shape_tensor = _shape_tensor(shape)
         mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
         stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
-        rnd = _random_op("RandomStandardNormal", shape_tensor, dtype, seed)
+        rnd = _random_op(op_type, shape_tensor, dtype, seed)
         mul = math_ops.multiply(rnd, stddev_tensor, name="mul")
         value = math_ops._binary_op("AddV2", mul, mean_tensor, scope)
         _set_static_shape(value, shape)
         return value
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes_lib.float32, seed=None, name: str | None = None) -> Tensor:
+    """Normal samples: ``RandomStandardNormal * stddev + mean`` in scope ``random_normal``."""
+    return _scaled_normal("RandomStandardNormal", "random_normal", shape, mean, stddev, dtype, seed, name)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes_lib.float32, seed=None,
                      name: str | None = None) -> Tensor:
     """Normal samples within 2 stddev: ``TruncatedNormal * stddev + mean`` in scope ``truncated_normal``."""
-    dtype = _float_dtype(dtype, "truncated_normal")
-    with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
-        shape_tensor = _shape_tensor(shape)
-        mean_tensor = convert_to_tensor(mean, dtype=dtype, name="mean")
-        stddev_tensor = convert_to_tensor(stddev, dtype=dtype, name="stddev")
-        rnd = _random_op("TruncatedNormal", shape_tensor, dtype, seed)
-        mul = math_ops.multiply(rnd, stddev_tensor, name="mul")
-        value = math_ops._binary_op("AddV2", mul, mean_tensor, scope)
-        _set_static_shape(value, shape)
-        return value
+    return _scaled_normal("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype, seed, name)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes_lib.float32, seed=None,

@@ -269,7 +269,7 @@ class _Context:
 class _Plan:
     """A cached, ready-to-execute schedule for one (fetches, feed keys) combination."""
 
-    __slots__ = ("fetcher", "steps", "num_slots", "feeds", "fetch_slots", "deadness", "anchors", "ops")
+    __slots__ = ("fetcher", "steps", "num_slots", "feeds", "fetch_slots", "deadness", "anchors")
 
 
 def _build_plan(graph, fetches, feed_dict) -> _Plan:
@@ -370,7 +370,6 @@ def _build_plan(graph, fetches, feed_dict) -> _Plan:
     plan.feeds = feeds
     plan.fetch_slots = [(tensor_slot[id(e)], e) if isinstance(e, Tensor) else (None, e) for e in fetcher.elements]
     plan.deadness = deadness
-    plan.ops = order
     plan.anchors = (fetches, list((feed_dict or {}).keys()))  # keep keyed objects alive: ids stay unique
     return plan
 
@@ -507,9 +506,6 @@ class BaseSession:
             self._default_session_context = None
             self._default_graph_context = None
         self.close()
-
-    def __del__(self):
-        pass
 
     # ------------------------------------------------------------- run
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):

@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 __all__ = ["Dimension", "TensorShape", "as_shape", "unknown_shape", "dimension_value"]
 
 
@@ -300,7 +298,3 @@ def as_shape(shape) -> TensorShape:
 def unknown_shape(rank: int | None = None) -> TensorShape:
     """A shape of unknown rank, or of known rank with every dimension unknown."""
     return TensorShape(None) if rank is None else TensorShape([None] * rank)
-
-
-def shape_from_iterable(values: Iterable) -> TensorShape:
-    return TensorShape(list(values))

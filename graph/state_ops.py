@@ -223,5 +223,5 @@ def is_variable_initialized(ref, name: str | None = None) -> Tensor:
     ref = _ref_tensor(ref)
     _check_ref("IsVariableInitialized", ref)
     op = ops._scoped_op(ref.graph, "IsVariableInitialized", [ref], name=name or "IsVariableInitialized",
-                             attrs={"dtype": ref.dtype.base_dtype})
+                        attrs={"dtype": ref.dtype.base_dtype})
     return op._outputs[0]

@@ -21,7 +21,7 @@ from graph import dtypes as dtypes_lib
 from graph import graph as graph_lib
 from graph import variables
 from graph.graph import GraphKeys
-from graph.variable_store import (_VARSCOPESTORE_KEY, _VARSTORE_KEY, AUTO_REUSE, _ReuseMode,  # noqa: F401
+from graph.variable_store import (_VARSCOPESTORE_KEY, _VARSTORE_KEY, AUTO_REUSE,
                                   _VariableStore)
 
 __all__ = [

@@ -20,7 +20,6 @@ variables.  The guard, the dependency graph and the uninitialized-value advice l
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import logging
 import re
@@ -703,7 +702,7 @@ def report_uninitialized_variables(var_list=None, name: str = "report_uninitiali
     """A string tensor of the op names of the uninitialized variables among ``var_list``."""
     import os
 
-    from graph import array_ops, math_ops, ops
+    from graph import array_ops, math_ops
     if var_list is None:
         var_list = _default_var_list()
     with graph_lib.name_scope(name):

@@ -41,5 +41,3 @@ __all__ = [
     "slice_to_proto", "slice_from_proto", "decode_entry", "encode_entry",
     "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "HEADER_KEY",
 ]
-
-_write_index = write_index  # the name tests and older callers use

@@ -89,15 +89,12 @@ def create_global_step(graph: graph_lib.Graph | None = None):
     graph = graph or graph_lib.get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
-    kwargs = {}
-    aggregation = getattr(getattr(variables, "VariableAggregation", None), "ONLY_FIRST_REPLICA", None)
-    if aggregation is not None:
-        kwargs["aggregation"] = aggregation
     with graph.as_default() as g, g.name_scope(None):
         return variable_scope.get_variable(
             GraphKeys.GLOBAL_STEP, shape=[], dtype=dtypes.int64,
             initializer=initializers.zeros_initializer(), trainable=False,
-            collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP], **kwargs)
+            collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP],
+            aggregation=variables.VariableAggregation.ONLY_FIRST_REPLICA)
 
 
 def get_or_create_global_step(graph: graph_lib.Graph | None = None):

@@ -3,7 +3,7 @@
 The wire codec (Message, Field, MapField, the scalar kinds; layout in ``graph/protobuf.py``) and the
 framework messages shared with GraphDef (VersionDef, TensorShapeProto, TensorProto, ResourceHandleProto,
 VariantTensorDataProto; ``graph/graph_def.py``) live in ``graph``, because ``graph`` never imports
-``saver``; they are re-exported here so ``from saver.proto import ...`` keeps working.
+``saver``; they are re-exported here so checkpoint code imports every message from one module.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ private temporary directory::
     writing  BundleWriter / Saver -> tmp/<name>.*  --upload, data files first, index last-->  <url>
 
 Uploading the index last keeps TensorFlow's rule that a checkpoint exists once its index does; each
-file goes to a ``.tempstate<hex>`` name and is moved into place where the filesystem can move.
+file goes to a ``.tempstate<random decimal>`` name and is moved into place where the filesystem can move.
 ``Saver.save`` / ``Saver.restore`` hand URLs to :func:`save` / :func:`restore`; saver/state.py reads and
 writes the ``checkpoint`` state file (and deletes old checkpoints) at URLs through :func:`read_bytes`,
 :func:`write_bytes`, :func:`exists`, :func:`glob`, :func:`remove` and :func:`mtime_seconds`.
@@ -22,12 +22,12 @@ import contextlib
 import os
 import posixpath
 import re
-import secrets
 import shutil
 import tempfile
 from typing import Iterator, List, Optional, Tuple
 
 from graph.errors import NotFoundError
+from saver.bundle_files import temp_filename
 
 __all__ = ["is_url", "local_path", "filesystem", "local_checkpoint", "local_output", "open_checkpoint",
            "read_bytes", "write_bytes", "exists", "glob", "remove", "mtime_seconds", "latest_checkpoint",
@@ -59,7 +59,6 @@ def filesystem(url: str) -> Tuple[object, str]:
         ImportError: if fsspec (or the backend's package) is not installed, saying what to install.
     """
     try:
-        import fsspec  # noqa: F401 - the optional dependency itself
         from fsspec.core import url_to_fs
     except ImportError as error:
         raise ImportError(f"{url}: URLs need the optional 'fsspec' package (pip install "
@@ -103,13 +102,18 @@ def write_bytes(url: str, data: bytes) -> None:
     """Writes a file at a path or URL atomically (temporary name, then move)."""
     local = local_path(url)
     if local is not None:
-        temp = f"{local}.tempstate{secrets.randbits(64)}"
-        with open(temp, "wb") as file:
-            file.write(data)
-        os.replace(temp, local)
+        temp = temp_filename(local)
+        try:
+            with open(temp, "wb") as file:
+                file.write(data)
+            os.replace(temp, local)
+        except BaseException:
+            if os.path.exists(temp):
+                os.remove(temp)
+            raise
         return
     fs, path = filesystem(url)
-    temp = f"{path}.tempstate{secrets.randbits(64)}"
+    temp = temp_filename(path)
     fs.pipe_file(temp, data)
     fs.mv(temp, path)
 

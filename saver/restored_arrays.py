@@ -74,7 +74,7 @@ class PendingRead:
 _PRIME_THRESHOLD = 64  # names per RestoreV2 above which the whole index is decoded in one pass
 
 
-def _open_reader(prefix: str, op=None):
+def _open_reader(prefix: str):
     """A V2 BundleReader if ``<prefix>.index`` exists, else a V1 reader (as RestoreV2 falls back)."""
     from saver.bundle import BundleReader, index_filename
     if os.path.exists(index_filename(prefix)):
@@ -100,12 +100,12 @@ def read_tensors(prefix: str, names, specs, dtypes, op=None, deferred=None) -> l
     """
     from saver.bundle import BundleReader
     from saver.coding import parse_shape_and_slice
-    reader = _open_reader(prefix, op)
+    reader = _open_reader(prefix)
     results = []
     pending = False
     try:
         is_v2 = isinstance(reader, BundleReader)
-        if is_v2 and len(names) >= _PRIME_THRESHOLD and hasattr(reader, "records"):
+        if is_v2 and len(names) >= _PRIME_THRESHOLD:
             for _ in reader.records():  # one sequential pass over the index beats one search per key
                 pass
         for name, spec, dtype in zip(names, specs, dtypes):

@@ -28,7 +28,7 @@ from graph import errors, kernels
 from graph import graph as graph_lib
 from graph.graph import Tensor, convert_to_tensor
 from graph.shapes import TensorShape
-# Re-exported: they were defined here before saver.restored_arrays existed.
+# RestoreV2 reads through read_tensors; the array types are re-exported with it (tests/saver/test_save_ops.py).
 from saver.restored_arrays import PendingRead, RestoredArray, read_tensors
 
 __all__ = [
@@ -110,11 +110,11 @@ def _compute_save_v2(ctx, op, inputs):
         raise errors.InvalidArgumentError(
             None, op, f"Expected {len(tensors)} tensor names and shape-and-slices, got {len(names)} and "
             f"{len(specs)}")
-    save_tensors(prefix, names, specs, tensors, op._attrs["dtypes"], op)
+    save_tensors(prefix, names, specs, tensors, op._attrs["dtypes"])
     return []
 
 
-def save_tensors(prefix: str, names, specs, tensors, dtypes=None, op=None) -> None:
+def save_tensors(prefix: str, names, specs, tensors, dtypes=None) -> None:
     """Writes one V2 bundle ``prefix`` from parallel lists (what the SaveV2 kernel does)."""
     from saver.bundle import BundleWriter
     from saver.coding import parse_shape_and_slice

@@ -28,61 +28,19 @@ __all__ = [
 
 # Op types whose output is a variable that can be saved (saveable_object_util._VARIABLE_OPS).
 _VARIABLE_OPS = frozenset(["Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp", "ReadVariableOp"])
-_REF_VARIABLE_OPS = frozenset(["Variable", "VariableV2", "AutoReloadVariable"])
 
 
-# ----------------------------------------------------------------- variable kinds (duck-typed, lazy)
-_CLASS_CACHE: dict[str, tuple] = {}
-
-
-def _variable_classes() -> tuple:
-    cached = _CLASS_CACHE.get("variable")
-    if cached is not None:
-        return cached
-    try:
-        from graph import variables
-    except ImportError:  # graph.variables not available: duck typing below
-        return ()
-    classes = tuple(c for c in (getattr(variables, "Variable", None), getattr(variables, "RefVariable", None))
-                    if isinstance(c, type))
-    _CLASS_CACHE["variable"] = classes
-    return classes
-
-
-def _partitioned_classes() -> tuple:
-    cached = _CLASS_CACHE.get("partitioned")
-    if cached is not None:
-        return cached
-    classes = []
-    for module_name in ("graph.partitioning", "graph.variable_scope", "graph.variables"):
-        try:
-            module = __import__(module_name, fromlist=["PartitionedVariable"])
-        except ImportError:
-            continue
-        cls = getattr(module, "PartitionedVariable", None)
-        if isinstance(cls, type) and cls not in classes:
-            classes.append(cls)
-    if classes:
-        _CLASS_CACHE["partitioned"] = tuple(classes)
-    return tuple(classes)
-
-
+# ----------------------------------------------------------------- variable kinds
 def is_partitioned_variable(value) -> bool:
     """True for a PartitionedVariable (a list of slice variables saved under one name)."""
-    classes = _partitioned_classes()
-    if classes and isinstance(value, classes):
-        return True
-    return type(value).__name__ == "PartitionedVariable" and hasattr(value, "_get_variable_list")
+    from graph.partitioning import PartitionedVariable  # imported when needed, as the rest of graph's classes
+    return isinstance(value, PartitionedVariable)
 
 
 def is_variable(value) -> bool:
     """True for a graph Variable object (not a Tensor, not a PartitionedVariable)."""
-    if isinstance(value, Tensor) or is_partitioned_variable(value) or isinstance(value, SaveableObject):
-        return False
-    classes = _variable_classes()
-    if classes and isinstance(value, classes):
-        return True
-    return hasattr(value, "_save_slice_info") and hasattr(value, "op") and hasattr(value, "initializer")
+    from graph.variables import Variable
+    return isinstance(value, Variable)
 
 
 def _partition_list(value) -> list:

@@ -11,7 +11,6 @@ TensorFlow users import them.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import time
@@ -41,28 +40,10 @@ class CheckpointNotFoundError(errors.NotFoundError, ValueError):
 
 
 # ----------------------------------------------------------------- meta graph hook
-def _meta_graph_module():
-    """saver.meta_graph if it exists (the .meta writer), else None: never write a .meta TF cannot import."""
-    try:
-        if importlib.util.find_spec("saver.meta_graph") is None:
-            return None
-    except (ImportError, ValueError):
-        return None
-    from saver import meta_graph
-    return meta_graph if hasattr(meta_graph, "export_meta_graph") else None
-
-
 def export_meta_graph(filename=None, **kwargs):
-    """``tf.train.export_meta_graph`` (delegates to saver.meta_graph).
-
-    Raises:
-        NotImplementedError: while saver.meta_graph does not exist.
-    """
-    module = _meta_graph_module()
-    if module is None:
-        raise NotImplementedError("Writing MetaGraphDef (.meta) files needs saver.meta_graph, which this "
-                                  "installation does not have.")
-    return module.export_meta_graph(filename=filename, **kwargs)
+    """``tf.train.export_meta_graph`` (delegates to saver.meta_graph)."""
+    from saver import meta_graph  # imported here: saver.meta_graph imports this module
+    return meta_graph.export_meta_graph(filename=filename, **kwargs)
 
 
 # ----------------------------------------------------------------- Saver
@@ -307,12 +288,10 @@ class Saver:
                     raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.") from exc
                 raise
         if write_meta_graph:
-            module = _meta_graph_module()
-            if module is not None:  # until saver.meta_graph exists no .meta is written (TF must import it)
-                filename = state_lib.meta_graph_filename(checkpoint_file, meta_graph_suffix=meta_graph_suffix)
-                with sess.graph.as_default():
-                    self.export_meta_graph(filename, strip_default_attrs=strip_default_attrs,
-                                           save_debug_info=save_debug_info)
+            filename = state_lib.meta_graph_filename(checkpoint_file, meta_graph_suffix=meta_graph_suffix)
+            with sess.graph.as_default():
+                self.export_meta_graph(filename, strip_default_attrs=strip_default_attrs,
+                                       save_debug_info=save_debug_info)
         return None if self._is_empty else model_checkpoint_path
 
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
@@ -375,7 +354,8 @@ class Saver:
         stored = "a tensor of another shape"
         try:
             from saver.reader import NewCheckpointReader
-            stored_shape = NewCheckpointReader(checkpoint_prefix).get_variable_to_shape_map().get(key)
+            with NewCheckpointReader(checkpoint_prefix) as reader:
+                stored_shape = reader.get_variable_to_shape_map().get(key)
             if stored_shape is not None:
                 stored = f"shape {list(stored_shape)}"
         except (errors.OpError, OSError, ValueError):  # the detail is a courtesy; the original error stands

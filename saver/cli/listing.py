@@ -64,12 +64,12 @@ def run_inspect(args, out: TextIO) -> int:
         names = list(args.tensor_name) or (sorted(entries) if args.all_tensors else [])
         for name in names:
             if not reader.has_tensor(name):
-                close = [k for k in entries if name.lower() in k.lower()][:3]
-                hint = f" (similar: {', '.join(close)})" if close else ""
+                similar = [k for k in entries if name.lower() in k.lower()][:3]
+                hint = f" (similar: {', '.join(similar)})" if similar else ""
                 raise CliError(f"{reader.prefix}: no tensor named {name!r}{hint}", EXIT_NOT_FOUND)
         if args.json:
             document = {"checkpoint": reader.prefix, "format": reader.format,
-                        "resolved_from": getattr(reader, "resolved_from", ""),
+                        "resolved_from": reader.resolved_from,
                         "tensors": [vars(e) for e in entries.values()]}
             if names:
                 document["values"] = {n: json_value(_array(reader.get_tensor(n))) for n in names}
@@ -98,7 +98,7 @@ def _summary(reader, entries, out: TextIO) -> None:
     count = getattr(getattr(reader, "_bundle", None), "num_shards", None)
     out.write(f"checkpoint {reader.prefix}  ({reader.format}, {len(entries)} tensors, {human_size(total)}"
               + (f", {count} shard{'s' if count != 1 else ''}" if count else "") + ")\n")
-    if getattr(reader, "resolved_from", "prefix as given") != "prefix as given":
+    if reader.resolved_from != "prefix as given":
         out.write(f"  found via {reader.resolved_from}\n")
     show_shards = len(shards) > 1 or (count or 1) > 1
     header = ["KEY", "DTYPE", "SHAPE", "SIZE"] + (["SHARD"] if show_shards else []) + ["SLICES"]

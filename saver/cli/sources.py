@@ -43,7 +43,7 @@ def describe_entries(reader) -> Dict[str, Entry]:
     entries = {}
     raw: Dict[bytes, object] = {}
     bundle = None
-    if getattr(reader, "format", "V2") == "V2":
+    if reader.format == "V2":
         from saver.bundle import BundleReader
         bundle = BundleReader(reader.prefix)
         raw = dict(bundle.raw_items())
@@ -92,7 +92,7 @@ def check_output_free(path: str, force: bool, what: str = "checkpoint") -> None:
     if local is not None:
         exists = any(os.path.exists(remote.local_path(c)) for c in candidates)
     else:
-        fs, inner = remote.filesystem(path)
+        fs, _ = remote.filesystem(path)
         exists = any(fs.exists(remote.filesystem(c)[1]) for c in candidates)
     if exists:
         raise CliError(f"{candidates[0]}: already exists (use --force to overwrite)", EXIT_REFUSED)

@@ -1,9 +1,10 @@
-"""Shared helpers for the graph tests: a tf-like facade over our modules and graph descriptions to compare with TF."""
+"""Shared helpers for the graph tests: a tf-like facade, graph descriptions to compare with TF, a sample graph, run."""
 
 from __future__ import annotations
 
 import types
 
+import graph.compat.v1 as compat_v1
 from graph import array_ops, control_flow_ops, dtypes, math_ops, nn_ops, ops, random_ops, session, state_ops
 from graph import graph as graph_lib
 
@@ -35,6 +36,27 @@ def facade():
     tf.device = graph_lib.device
     tf.Variable = None
     return tf
+
+
+def small_graph():
+    """A Graph with a Variable ``v``, a placeholder ``x``, ``y = x * v`` on /cpu:0, a NoOp ``done`` after ``y``
+    and ``init``; returns (graph, v, x, y, done, init)."""
+    tf = compat_v1
+    g = graph_lib.Graph()
+    with g.as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        with tf.device("/cpu:0"):
+            y = tf.identity(x * v, name="y")
+        with tf.control_dependencies([y]):
+            done = tf.no_op(name="done")
+        init = tf.global_variables_initializer()
+    return g, v, x, y, done, init
+
+
+def run(fetches, feed_dict=None):
+    """``fetches`` computed in a new Session on the default graph."""
+    return session.Session(graph=graph_lib.get_default_graph()).run(fetches, feed_dict)
 
 
 def _attr_value(value):
@@ -70,6 +92,29 @@ def describe_tf(graph) -> list:
             attrs[key] = _attr_value(op.get_attr(key))
         rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs], attrs,
                      [(t.dtype.name, _shape(t)) for t in op.outputs]))
+    return rows
+
+
+def attr_or_none(op, name):
+    """``op``'s attr ``name`` comparably (bytes decoded, a DType by name), or None if it has none (ours or TF's)."""
+    try:
+        value = op.get_attr(name)
+    except ValueError:
+        return None
+    if isinstance(value, bytes):  # string attrs: TF gives bytes, ours may hold str
+        return value.decode()
+    return getattr(value, "name", value)
+
+
+def describe_placed(graph, attr_names) -> list:
+    """Ops as comparable rows: name, type, inputs, control inputs, device, the ``attr_names`` an op has,
+    output dtypes/shapes; works on our graphs and TF's alike."""
+    rows = []
+    for op in graph.get_operations():
+        outputs = [(t.dtype.name, None if t.shape.ndims is None else t.shape.as_list()) for t in op.outputs]
+        attrs = {name: attr_or_none(op, name) for name in attr_names if attr_or_none(op, name) is not None}
+        rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
+                     op.device, attrs, outputs))
     return rows
 
 

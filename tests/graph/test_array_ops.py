@@ -3,20 +3,9 @@
 import numpy as np
 import pytest
 
-from graph import array_ops, dtypes, errors, ops, session
+from graph import array_ops, dtypes, errors, ops
 from graph import graph as graph_lib
-from tests.graph.graph_oracle import assert_same_graph
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
-
-
-def run(fetches, feed_dict=None):
-    return session.Session(graph=graph_lib.get_default_graph()).run(fetches, feed_dict)
+from tests.graph.graph_oracle import assert_same_graph, run
 
 
 X = np.arange(6, dtype=np.float32).reshape(2, 3)

@@ -3,16 +3,9 @@
 import numpy as np
 import pytest
 
-from graph import control_flow_ops, dtypes, math_ops, ops, session, state_ops
+from graph import control_flow_ops, dtypes, ops, session, state_ops
 from graph import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
 
 
 def test_cond_values(g):

@@ -1,4 +1,4 @@
-"""Tests for graph/graph.py (the lead's spine): names and scopes, collections, control dependencies, lookups,
+"""Tests for graph/graph.py: names and scopes, collections, control dependencies, lookups,
 finalize and seeds, compared with TensorFlow."""
 
 import pytest
@@ -6,13 +6,6 @@ import pytest
 from graph import dtypes, math_ops, ops, state_ops
 from graph import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
 
 
 def test_uniquification_and_scopes(g):

@@ -10,6 +10,7 @@ from graph import graph as graph_lib
 from graph.graph_def import (AttrValue, GraphDef, TensorProto, VersionDef, attr_value_of, graph_def_bytes, graph_def_of,
                              ndarray_of, node_def_of, python_value_of, tensor_proto_of)
 from graph.shapes import TensorShape
+from tests.graph.graph_oracle import small_graph
 
 ARRAYS = [
     np.array([1.5, -2.0, 3.25], np.float32), np.arange(6, dtype=np.float64).reshape(2, 3),
@@ -70,21 +71,8 @@ def test_attr_errors_name_the_op_and_attr():
         node_def_of(op)
 
 
-def _small_graph():
-    g = graph_lib.Graph()
-    with g.as_default():
-        v = tf.Variable([1.0, 2.0], name="v")
-        x = tf.placeholder(tf.float32, [None, 2], name="x")
-        with tf.device("/cpu:0"):
-            y = tf.identity(x * v, name="y")
-        with tf.control_dependencies([y]):
-            done = tf.no_op(name="done")
-        init = tf.global_variables_initializer()
-    return g, v, x, y, done, init
-
-
 def test_node_def_inputs_device_attrs_and_defaults():
-    g, v, x, y, done, _ = _small_graph()
+    g, v, x, y, done, _ = small_graph()
     node = node_def_of(y.op, add_shapes=True)
     assert (node.name, node.op, node.input, node.device) == ("y", "Identity", ["mul"], "/device:CPU:0")
     assert python_value_of(node.attr["T"]) == dtypes.float32
@@ -101,7 +89,7 @@ def test_node_def_inputs_device_attrs_and_defaults():
 
 
 def test_graph_def_lazy_decoding_matches_bytes():
-    g, *_ = _small_graph()
+    g, *_ = small_graph()
     data = graph_def_bytes(g, add_shapes=True)
     lazy = graph_def_of(g, add_shapes=True)
     assert lazy.to_bytes() == data

@@ -9,24 +9,11 @@ from graph import graph as graph_lib
 from graph.graph_def import AttrValue, GraphDef, NodeDef, OpDef, OpList, attr_value_of, graph_def_of, node_def_of
 from graph.graph_import import import_graph_def
 from graph.shapes import TensorShape
-
-
-def _small_graph():
-    g = graph_lib.Graph()
-    with g.as_default():
-        v = tf.Variable([1.0, 2.0], name="v")
-        x = tf.placeholder(tf.float32, [None, 2], name="x")
-        with tf.device("/cpu:0"):
-            y = tf.identity(x * v, name="y")
-        with tf.control_dependencies([y]):
-            done = tf.no_op(name="done")
-        init = tf.global_variables_initializer()
-    return g, v, x, y, done, init
-
+from tests.graph.graph_oracle import small_graph
 
 
 def test_import_graph_def_prefix_return_elements_and_run():
-    g, *_ = _small_graph()
+    g, *_ = small_graph()
     graph_def = graph_def_of(g)
     target = graph_lib.Graph()
     with target.as_default():
@@ -42,7 +29,7 @@ def test_import_graph_def_prefix_return_elements_and_run():
 
 
 def test_import_without_prefix_uniquifies_and_marks_names_used():
-    g, *_ = _small_graph()
+    g, *_ = small_graph()
     target = graph_lib.Graph()
     with target.as_default():
         tf.constant(1.0, name="y")
@@ -52,7 +39,7 @@ def test_import_without_prefix_uniquifies_and_marks_names_used():
 
 
 def test_import_input_map_and_errors():
-    g, *_ = _small_graph()
+    g, *_ = small_graph()
     graph_def = graph_def_of(g)
     target = graph_lib.Graph()
     with target.as_default():

@@ -5,35 +5,19 @@ import math
 import numpy as np
 import pytest
 
-from graph import array_ops, math_ops, ops, random_ops, state_ops  # noqa: F401  (register kernels)
 from graph import dtypes
 from graph import graph as graph_lib
 from graph import initializers as init_ops
 from graph import session as session_lib
 from graph.partitioning import _PartitionInfo
+from tests.graph.graph_oracle import describe_placed
 
 _ATTRS = ("dtype", "T", "seed", "seed2", "validate_shape", "use_locking", "N", "_class")
 
 
-def _attr(op, name):
-    try:
-        value = op.get_attr(name)
-    except ValueError:
-        return None
-    if isinstance(value, bytes):  # string attrs: TF gives bytes, ours may hold str
-        return value.decode()
-    return getattr(value, "name", value)  # DType -> its name (TF's and ours)
-
-
 def describe(graph) -> list:
-    """Ops as comparable rows: name, type, inputs, control inputs, device, selected attrs, output dtypes/shapes."""
-    rows = []
-    for op in graph.get_operations():
-        outputs = [(t.dtype.name, None if t.shape.ndims is None else t.shape.as_list()) for t in op.outputs]
-        attrs = {name: _attr(op, name) for name in _ATTRS if _attr(op, name) is not None}
-        rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
-                     op.device, attrs, outputs))
-    return rows
+    """Ops as comparable rows, with the attrs in ``_ATTRS`` (see graph_oracle.describe_placed)."""
+    return describe_placed(graph, _ATTRS)
 
 
 def run(tensor):

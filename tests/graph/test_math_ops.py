@@ -4,19 +4,7 @@ import numpy as np
 import pytest
 
 from graph import dtypes, math_ops, ops, session
-from graph import graph as graph_lib
-from tests.graph.graph_oracle import assert_same_graph
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
-
-
-def run(fetches, feed_dict=None):
-    return session.Session(graph=graph_lib.get_default_graph()).run(fetches, feed_dict)
+from tests.graph.graph_oracle import assert_same_graph, run
 
 
 X = np.array([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)

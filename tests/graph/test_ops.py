@@ -5,18 +5,8 @@ import pytest
 
 from graph import dtypes, errors, ops, session
 from graph import graph as graph_lib
-from tests.graph.graph_oracle import assert_same_graph
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
-
-
-def run(fetches, feed_dict=None):
-    return session.Session(graph=graph_lib.get_default_graph()).run(fetches, feed_dict)
+from graph.shapes import TensorShape
+from tests.graph.graph_oracle import assert_same_graph, run
 
 
 @pytest.mark.parametrize("value, dtype, expected", [
@@ -60,8 +50,7 @@ def test_convert_to_tensor(g):
     t = graph_lib.convert_to_tensor([1, 2])
     assert t.dtype == dtypes.int32 and t.op.type == "Const"
     assert graph_lib.convert_to_tensor(t) is t
-    s = graph_lib.convert_to_tensor(graph_lib.TensorShape([2, 3]) if hasattr(graph_lib, "TensorShape")
-                                    else __import__("graph.shapes", fromlist=["x"]).TensorShape([2, 3]))
+    s = graph_lib.convert_to_tensor(TensorShape([2, 3]))
     assert run(s).tolist() == [2, 3]
     f = graph_lib.convert_to_tensor(1, preferred_dtype=dtypes.float32)
     assert f.dtype == dtypes.float32

@@ -8,13 +8,6 @@ from graph import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph
 
 
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
-
-
 def test_structure_and_distribution(g):
     r = random_ops.random_normal([2000], mean=3.0, stddev=2.0, seed=1)
     names = [op.name for op in g.get_operations()]

@@ -7,13 +7,7 @@ import pytest
 
 from graph import control_flow_ops, dtypes, errors, kernels, math_ops, ops, session, state_ops
 from graph import graph as graph_lib
-
-
-@pytest.fixture
-def g():
-    graph = graph_lib.Graph()
-    with graph.as_default():
-        yield graph
+from graph.shapes import TensorShape
 
 
 Pair = collections.namedtuple("Pair", "first second")
@@ -138,12 +132,11 @@ def _counting(ctx, op, inputs):
     return np.array(len(_CALLS), np.int32)
 
 
-kernels.register("TestCounting", infer=lambda op: [(dtypes.int32, graph_lib.TensorShape([]) if hasattr(
-    graph_lib, "TensorShape") else None)], compute=_counting, stateful=True)
+kernels.register("TestCounting", infer=lambda op: [(dtypes.int32, TensorShape([]))], compute=_counting,
+                 stateful=True)
 
 
 def _counter(graph, name, inputs=(), control_inputs=()):
-    from graph.shapes import TensorShape
     return graph.create_op("TestCounting", list(inputs), [dtypes.int32], name=name, shapes=[TensorShape([])],
                            control_inputs=control_inputs)._outputs[0]
 
@@ -179,7 +172,6 @@ def test_plan_cache(g):
 
 
 def test_missing_kernel_lists_types(g):
-    from graph.shapes import TensorShape
     a = g.create_op("NoSuchOpA", [], [dtypes.float32], name="n1", shapes=[TensorShape([])])._outputs[0]
     b = g.create_op("NoSuchOpB", [a], [dtypes.float32], name="n2", shapes=[TensorShape([])])._outputs[0]
     with pytest.raises(errors.UnimplementedError) as info:

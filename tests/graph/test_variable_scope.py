@@ -5,8 +5,7 @@ import types
 import numpy as np
 import pytest
 
-from graph import array_ops, math_ops, ops, random_ops, state_ops  # noqa: F401  (register kernels)
-from graph import dtypes
+from graph import dtypes, math_ops, ops
 from graph import graph as graph_lib
 from graph import initializers as init_ops
 from graph import partitioning
@@ -14,33 +13,18 @@ from graph import session as session_lib
 from graph import variable_scope as vs
 from graph import variables
 from graph.graph import GraphKeys
+from tests.graph.graph_oracle import describe_placed
 
 _ATTRS = ("dtype", "T", "seed", "seed2", "validate_shape", "use_locking", "N", "_class", "container",
           "shared_name")
 
 
-def _attr(op, name):
-    try:
-        value = op.get_attr(name)
-    except ValueError:
-        return None
-    if isinstance(value, bytes):  # string attrs: TF gives bytes, ours may hold str
-        return value.decode()
-    return getattr(value, "name", value)
-
-
 def describe(graph) -> list:
-    """Ops as comparable rows: name, type, inputs, control inputs, device, selected attrs, output dtypes/shapes."""
-    rows = []
-    for op in graph.get_operations():
-        outputs = [(t.dtype.name, None if t.shape.ndims is None else t.shape.as_list()) for t in op.outputs]
-        attrs = {name: _attr(op, name) for name in _ATTRS if _attr(op, name) is not None}
-        rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
-                     op.device, attrs, outputs))
-    return rows
+    """Ops as comparable rows, with the attrs in ``_ATTRS`` (see graph_oracle.describe_placed)."""
+    return describe_placed(graph, _ATTRS)
 
 
-# The names the scripts below use, backed by this package (the lead will switch to graph.compat.v1).
+# The names the scripts below use, backed by this package; each script runs against it and real TensorFlow.
 ours = types.SimpleNamespace(
     Graph=graph_lib.Graph, Session=session_lib.Session, GraphKeys=GraphKeys, constant=ops.constant,
     get_variable=vs.get_variable, get_local_variable=vs.get_local_variable, variable_scope=vs.variable_scope,

@@ -6,40 +6,25 @@ import warnings
 import numpy as np
 import pytest
 
-from graph import array_ops, math_ops, ops, random_ops, state_ops  # noqa: F401  (register kernels)
+from graph import ops, random_ops, state_ops
 from graph import device as device_lib
 from graph import dtypes, errors
 from graph import graph as graph_lib
 from graph import session as session_lib
 from graph import variables
 from graph.graph import GraphKeys
+from tests.graph.graph_oracle import attr_or_none, describe_placed
 
 _ATTRS = ("dtype", "T", "seed", "seed2", "validate_shape", "use_locking", "N", "_class", "container",
           "shared_name")
 
 
-def _attr(op, name):
-    try:
-        value = op.get_attr(name)
-    except ValueError:
-        return None
-    if isinstance(value, bytes):  # string attrs: TF gives bytes, ours may hold str
-        return value.decode()
-    return getattr(value, "name", value)
+def describe(graph) -> list:
+    """Ops as comparable rows, with the attrs in ``_ATTRS`` (see graph_oracle.describe_placed)."""
+    return describe_placed(graph, _ATTRS)
 
 
-def describe(graph, start: int = 0) -> list:
-    """Ops as comparable rows: name, type, inputs, control inputs, device, selected attrs, output dtypes/shapes."""
-    rows = []
-    for op in graph.get_operations()[start:]:
-        outputs = [(t.dtype.name, None if t.shape.ndims is None else t.shape.as_list()) for t in op.outputs]
-        attrs = {name: _attr(op, name) for name in _ATTRS if _attr(op, name) is not None}
-        rows.append((op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
-                     op.device, attrs, outputs))
-    return rows
-
-
-# The names the scripts below use, backed by this package (the lead will switch to graph.compat.v1).
+# The names the scripts below use, backed by this package; each script runs against it and real TensorFlow.
 ours = types.SimpleNamespace(
     Graph=graph_lib.Graph, Session=session_lib.Session, Variable=variables.Variable, GraphKeys=GraphKeys,
     constant=ops.constant, zeros=ops.zeros, ones=ops.ones, placeholder=ops.placeholder, identity=ops.identity,
@@ -96,7 +81,7 @@ def test_caching_device_places_read_snapshot(graph):
     with graph_lib.device("/job:ps/task:0"):
         u = variables.Variable(ops.zeros([2]), name="u", caching_device="/job:worker/task:1")
     assert u.device == "/job:ps/task:0" and u.value().device == "/job:worker/task:1"
-    assert _attr(u.value().op, "_class") is None
+    assert attr_or_none(u.value().op, "_class") is None
 
 
 def test_collections_and_scope_filters(graph):
@@ -181,8 +166,9 @@ def test_conversion_to_tensor(graph):
 def test_uninitialized_read_names_the_variable_and_the_initializer(graph):
     w = variables.Variable(1.0, name="w")
     with session(graph) as sess:
-        with pytest.raises(errors.FailedPreconditionError, match="Attempting to use uninitialized value w"):
+        with pytest.raises(errors.FailedPreconditionError, match="Attempting to use uninitialized value w") as raised:
             sess.run(w)
+    assert "tf.global_variables_initializer() or its initializer op 'w/Assign'" in str(raised.value)
 
 
 def test_uninitialized_read_mentions_initializer_built_too_early(graph):

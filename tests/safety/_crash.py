@@ -23,10 +23,8 @@ import os
 import shutil
 import signal
 
-import numpy as np
-
 import _faults
-from _model import Model, expected_values, values_equal
+from _model import Model, values_equal
 
 from saver import state as state_lib
 from saver.reader import load_checkpoint

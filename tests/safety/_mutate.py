@@ -12,7 +12,6 @@ without complaint) is a finding and raises AssertionError.
 from __future__ import annotations
 
 import os
-import shutil
 
 import numpy as np
 

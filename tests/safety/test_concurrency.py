@@ -17,10 +17,9 @@ import re
 import sys
 import time
 
-import numpy as np
 import pytest
 
-from _model import Model, expected_values, values_equal
+from _model import Model, values_equal
 from graph.errors import DataLossError, NotFoundError
 from saver import state as state_lib
 from saver.reader import load_checkpoint

@@ -23,13 +23,11 @@ import sys
 import time
 import tracemalloc
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import _targets
-from graph.errors import DataLossError, OpError
 from saver.coding import TensorSlice, encode_tensor_name_slice, encode_varint
 from saver.proto import (BundleEntryProto, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                          TensorShapeProto, TrackableObjectGraph, VersionDef)
@@ -196,7 +194,6 @@ HOSTILE = {
 def run_hostile(ws, name: str) -> str:
     target, data = HOSTILE[name]
     if target == "partitioned":
-        from saver.table import Table  # noqa: F401  (the table is valid; the entries are hostile)
         items = dict(data)
         items[b""] = _targets._HEADER
         index = _targets.table_bytes(items)

@@ -47,7 +47,6 @@ def _intact(files: dict[str, bytes]) -> None:
 
 
 def _write_state(directory: str, model_path: str, all_paths) -> None:
-    state_lib.CheckpointState  # noqa: B018 - the text below is what a hostile tool could write
     lines = ['model_checkpoint_path: "%s"' % model_path] + ['all_model_checkpoint_paths: "%s"' % p for p in all_paths]
     with open(os.path.join(directory, "checkpoint"), "w") as file:
         file.write("\n".join(lines) + "\n")

@@ -10,8 +10,8 @@ import pytest
 from graph import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError
 from saver import crc
-from saver.bundle import (BundleReader, BundleWriter, Slice, _write_index, data_filename, merge_bundles,
-                          write_checkpoint)
+from saver.bundle import (BundleReader, BundleWriter, Slice, data_filename, merge_bundles,
+                          write_checkpoint, write_index)
 from saver.coding import TensorSlice, encode_tensor_name_slice
 from saver.proto import BundleEntryProto, BundleHeaderProto, TensorShapeProto, VariantTensorDataProto, VersionDef
 from saver.table import Table
@@ -237,7 +237,7 @@ def test_index_truncation_and_flips(tmp_path):
 def _hand_made(tmp_path, name, entry, data=b"", header=None):
     prefix = str(tmp_path / name)
     header = header or BundleHeaderProto(num_shards=1, version=VersionDef(producer=1))
-    _write_index(prefix + ".index", header, {b"x": entry})
+    write_index(prefix + ".index", header, {b"x": entry})
     with open(data_filename(prefix, 0, header.num_shards or 1), "wb") as file:
         file.write(data)
     return prefix

@@ -152,15 +152,6 @@ def test_relative_paths_in_state_file(g, tmp_path, monkeypatch):
         assert tf.train.latest_checkpoint("rel") == os.path.join("rel", "r-8")
 
 
-def test_no_meta_file_unless_writer_exists(g, tmp_path, monkeypatch):
-    a, _ = _vars()
-    monkeypatch.setattr(saver_lib, "_meta_graph_module", lambda: None)
-    with tf.Session() as sess:
-        sess.run(a.initializer)
-        Saver([a]).save(sess, str(tmp_path / "m"))
-    assert not (tmp_path / "m.meta").exists()
-
-
 # ----------------------------------------------------------------- retention
 def _save_steps(sess, saver, base, steps, **kwargs):
     return [saver.save(sess, base, global_step=s, write_meta_graph=False, **kwargs) for s in steps]
