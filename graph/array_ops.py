@@ -95,31 +95,39 @@ def _infer_transpose(op):
         return [(dtype, TensorShape([None] * tensor.shape.ndims))]
     dims = tensor.shape.as_list()
     if sorted(int(p) for p in value) != list(range(len(dims))):
-        raise ValueError(f"Invalid permutation {list(value)} for '{op.name}' (Transpose) of rank {len(dims)}.")
+        raise ValueError(f"Invalid permutation {list(value)} for '{op.name}' ({op.type}) of rank {len(dims)}.")
     return [(dtype, TensorShape([dims[int(p)] for p in value]))]
 
 
 kernels.register("Transpose", infer=_infer_transpose,
                  compute=lambda ctx, op, inputs: np.ascontiguousarray(
                      np.transpose(inputs[0], [int(p) for p in inputs[1]])))
+# ConjugateTranspose: TF's transpose(conjugate=True) of a complex tensor; same shape function as Transpose.
+kernels.register("ConjugateTranspose", infer=_infer_transpose,
+                 compute=lambda ctx, op, inputs: np.ascontiguousarray(
+                     np.conj(np.transpose(inputs[0], [int(p) for p in inputs[1]]))))
 
 
 def transpose(a, perm=None, name: str = "transpose", conjugate: bool = False) -> Tensor:
-    """``Transpose`` by ``perm`` (reversed axes if None), in scope ``transpose``."""
+    """``Transpose`` by ``perm`` (reversed axes if None), in scope ``transpose``.
+
+    With ``conjugate=True`` a complex ``a`` gets a ``ConjugateTranspose`` (other dtypes a plain ``Transpose``).
+    """
     with name_scope(name, "transpose", [a]) as scope:
         a = convert_to_tensor(a, name="a")
         if perm is None:
             if a.shape.ndims is None:
                 from graph import math_ops
-                rank_tensor = rank(a)
-                perm = math_ops.subtract(math_ops.subtract(rank_tensor, 1),
-                                         math_ops.range(0, rank_tensor, 1))
+                # TF's gen_math_ops._range(rank(a) - 1, -1, -1): ops Rank, sub, Range
+                start = math_ops._binary_op("Sub", rank(a), 1, "sub")
+                perm = math_ops.range(start, -1, -1, name="Range")
             else:
                 perm = np.arange(a.shape.ndims - 1, -1, -1, dtype=np.int32)
         graph = a.graph
         with graph.name_scope(scope):
             perm = convert_to_tensor(perm, name="perm", preferred_dtype=dtypes_lib.int32)
-        return _apply("Transpose", graph, scope, [a, perm],
+        op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
+        return _apply(op_type, graph, scope, [a, perm],
                       {"T": a.dtype.base_dtype, "Tperm": perm.dtype.base_dtype})._outputs[0]
 
 
@@ -206,7 +214,7 @@ kernels.register("Pack", infer=_infer_pack,
 def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
     """Stacks tensors along a new ``axis`` (``Pack``; Python values alone become a Const named ``stack``)."""
     if not any(isinstance(v, Tensor) or hasattr(v, "_as_graph_element") for v in _flatten(values)):
-        value = ops.make_ndarray(values)
+        value = ops._to_ndarray(values)
         if axis == 0:
             return ops.constant(value, name=name)
     graph = graph_lib._graph_of(list(values))

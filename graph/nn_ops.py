@@ -2,8 +2,8 @@
 
 Op types, attrs and default names are TensorFlow's (``Relu``, ``Softmax``, ``BiasAdd`` with
 ``data_format``, ``SparseSoftmaxCrossEntropyWithLogits`` ...).  The dense
-``softmax_cross_entropy_with_logits`` is a single ``SoftmaxCrossEntropyWithLogits`` op
-here, without TF's reshape scaffolding for rank != 2.
+``softmax_cross_entropy_with_logits`` is one ``SoftmaxCrossEntropyWithLogits`` op over the last axis (TF's
+Transpose scaffolding is built for another ``axis``; its rank-2 Reshape scaffolding is not).
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ def _compute_sparse_xent(ctx, op, inputs):
 def _infer_xent(op):
     logits = op._inputs[0]
     dtype = logits.dtype.base_dtype
-    batch = logits.shape[:1] if logits.shape.ndims is not None else TensorShape([None])
+    batch = logits.shape[:-1] if logits.shape.ndims is not None else TensorShape(None)
     return [(dtype, TensorShape(batch)), (dtype, logits.shape)]
 
 
@@ -204,12 +204,9 @@ kernels.register("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_xent, compu
 kernels.register("SoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_xent)
 
 
-def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
-                                             name: str | None = None) -> Tensor:
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name: str | None = None) -> Tensor:
     """Per-example cross entropy of integer ``labels`` against ``logits`` (rank 2, as TF's fast path)."""
-    if _sentinel is not None:
-        raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named arguments (labels=..., "
-                         "logits=..., ...).")
+    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", labels, logits)
     with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
@@ -223,19 +220,68 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
         return op._outputs[0]
 
 
-def softmax_cross_entropy_with_logits_v2(labels, logits, axis: int = -1, name: str | None = None, dim=None) -> Tensor:
-    """Per-example cross entropy of probability ``labels`` against rank-2 ``logits`` (one op here)."""
+def _ensure_xent_args(function: str, labels, logits) -> None:
+    # TF's message verbatim, missing space included.
+    if labels is None or logits is None:
+        raise ValueError(f"Both `labels` and `logits` must be provided for {function}"
+                         f"Received: labels={labels} and logits={logits}")
+
+
+def _axis_or_dim(axis, dim):
+    # TF's deprecated_argument_lookup("axis", axis, "dim", dim).
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'dim' and 'axis'.")
+    return dim if axis is None else axis
+
+
+def _move_dim_to_end(tensor: Tensor, axis, rank: Tensor) -> Tensor:
+    # TF's perm: concat([range(axis), range(axis + 1, rank), [axis]]), then a Transpose.
+    from graph import array_ops
+    perm = array_ops.concat([math_ops.range(axis), math_ops.range(axis + 1, rank), [axis]], 0)
+    return array_ops.transpose(tensor, perm)
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis: int | None = None, name: str | None = None,
+                                         dim: int | None = None) -> Tensor:
+    """Per-example cross entropy of probability ``labels`` against ``logits`` along the class ``axis``.
+
+    Raises:
+        ValueError: if both ``axis`` and its deprecated alias ``dim`` are given.
+    """
+    axis = _axis_or_dim(axis, dim)
+    if axis is None:
+        axis = -1
     with name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
+        static_shape = logits.shape
+        if axis != -1:  # TF compares with -1 only: axis=rank-1 also builds the Transpose
+            from graph import array_ops
+            rank = array_ops.rank(logits)
+            logits = _move_dim_to_end(logits, axis, rank)
+            labels = _move_dim_to_end(labels, axis, rank)
         op = logits.graph.create_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope,
                                     attrs={"T": logits.dtype.base_dtype})
-        return op._outputs[0]
+        cost = op._outputs[0]
+        if static_shape.ndims is not None:  # Transpose may have erased the static shape, as in TF
+            dims = static_shape.as_list()
+            del dims[axis]
+            cost.set_shape(dims)
+        return cost
 
 
-def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
-    """TF1's deprecated spelling of softmax_cross_entropy_with_logits_v2 (labels are not back-propagated)."""
-    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, name=name)
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name: str | None = None,
+                                      axis=None) -> Tensor:
+    """TF1's deprecated spelling of softmax_cross_entropy_with_logits_v2 (labels are not back-propagated).
+
+    Raises:
+        ValueError: if ``labels`` or ``logits`` is missing, or ``axis`` is given (``dim`` defaults to -1, as in TF).
+    """
+    dim = _axis_or_dim(axis, dim)
+    _ensure_xent_args("softmax_cross_entropy_with_logits", labels, logits)
+    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
+        labels = ops.stop_gradient(labels, name="labels_stop_gradient")
+    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim, name=scope)
 
 
 # ----------------------------------------------------------------- dropout

@@ -69,7 +69,31 @@ def _encode_strings(array: np.ndarray) -> np.ndarray:
     return out
 
 
-def make_ndarray(value, dtype=None) -> np.ndarray:
+class _NotATensorProtoError(TypeError, AttributeError):
+    """``make_ndarray`` got something that is not a TensorProto (TF raises AttributeError there)."""
+
+
+def make_ndarray(tensor) -> np.ndarray:
+    """The value of a ``TensorProto`` as an ndarray (``tf.make_ndarray``).
+
+    Args:
+        tensor: a ``graph.graph_def.TensorProto`` (e.g. ``op.node_def.attr["value"].tensor``), or a real protobuf
+            ``tensorflow.TensorProto`` message, which is read through its serialized bytes.
+    Raises:
+        TypeError: if ``tensor`` is not a TensorProto (also an AttributeError, which is what TF raises).
+    """
+    from graph import graph_def  # lazily: graph_def is only needed for protos
+    if not isinstance(tensor, graph_def.TensorProto):
+        descriptor = getattr(tensor, "DESCRIPTOR", None)
+        if getattr(descriptor, "full_name", None) != "tensorflow.TensorProto":
+            raise _NotATensorProtoError(
+                f"make_ndarray expects a TensorProto, got {tensor!r} of type '{type(tensor).__name__}'; "
+                "use numpy.asarray for Python values.")
+        tensor = graph_def.TensorProto.from_bytes(tensor.SerializeToString())
+    return graph_def.ndarray_of(tensor)
+
+
+def _to_ndarray(value, dtype=None) -> np.ndarray:
     """Converts a Python or numpy value to the ndarray a ``Const`` of ``dtype`` holds (TF's rules).
 
     Raises:
@@ -141,7 +165,7 @@ def constant(value, dtype=None, shape=None, name: str = "Const", verify_shape: b
     Raises:
         TypeError: if ``value`` does not fit ``dtype``, or ``shape`` does not fit and ``verify_shape``.
     """
-    array = make_ndarray(value, dtype)
+    array = _to_ndarray(value, dtype)
     dtype = dtypes_lib.as_dtype(dtype).base_dtype if dtype is not None else dtypes_lib.as_dtype(array.dtype)
     if shape is not None:
         shape = as_shape(shape)

@@ -130,12 +130,16 @@ def _shape_tensor(shape) -> Tensor:
     return convert_to_tensor(shape, dtype=dtype, name="shape", preferred_dtype=dtypes_lib.int32)
 
 
+def _is_symbolic(value) -> bool:
+    return isinstance(value, Tensor) or hasattr(value, "_as_graph_element")
+
+
 def _set_static_shape(result: Tensor, shape) -> None:
-    if not isinstance(shape, Tensor):
-        try:
-            result.set_shape(as_shape(shape))
-        except (TypeError, ValueError):
-            pass  # a list holding tensors: the kernel's shape function already did its best
+    # A shape given as (or holding) tensors has no static value: the kernel's shape function already did its
+    # best.  A static shape is merged, and a conflict with the inferred shape is a bug that must surface.
+    if _is_symbolic(shape) or (isinstance(shape, (list, tuple)) and any(_is_symbolic(d) for d in shape)):
+        return
+    result.set_shape(as_shape(shape))
 
 
 def _seeds(seed):

@@ -146,3 +146,31 @@ def test_array_graph_matches_tensorflow(tf1):
         tf.shape(p)
         tf.boolean_mask(tf.constant(["a", "b"]), [True, False])
     assert_same_graph(tf1, build)
+
+
+COMPLEX = np.array([[1 + 2j, 3 - 1j, 0.5j], [-2 + 0j, 4j, 1 - 1j]], np.complex64)
+
+
+def _conjugate_transposes(tf):
+    c = tf.constant(COMPLEX, name="c")
+    unknown = tf.placeholder(c.dtype, None, name="unknown")
+    x = tf.placeholder(tf.float32, [2, 3, 4], name="x")
+    return [tf.transpose(c, conjugate=True), tf.transpose(c, [1, 0], conjugate=True, name="ct"),
+            tf.transpose(unknown, conjugate=True), tf.transpose(x, [2, 0, 1], conjugate=True), tf.transpose(c)]
+
+
+@pytest.mark.tf
+def test_conjugate_transpose_matches_tensorflow(tf1):
+    # ConjugateTranspose for complex inputs only, same names, attrs and inferred shapes as TF
+    (graph, ours), (their_graph, theirs) = assert_same_graph(tf1, _conjugate_transposes)
+    with tf1.Session(graph=their_graph) as sess:
+        their_values = sess.run(theirs[:3] + [theirs[4]], {"unknown:0": COMPLEX[None]})
+    assert [t.op.type for t in ours] == ["ConjugateTranspose"] * 3 + ["Transpose"] * 2
+    assert ours[0].shape.as_list() == [3, 2] and ours[2].shape.ndims is None
+    with graph.as_default():
+        mine = run(ours[:3] + [ours[4]], {"unknown:0": COMPLEX[None]})
+    for value, their in zip(mine, their_values):
+        np.testing.assert_array_equal(value, their)
+    np.testing.assert_array_equal(mine[0], COMPLEX.conj().T)
+    np.testing.assert_array_equal(mine[2], COMPLEX[None].conj().transpose(2, 1, 0))
+    np.testing.assert_array_equal(mine[3], COMPLEX.T)

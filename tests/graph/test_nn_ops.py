@@ -34,6 +34,8 @@ def test_cross_entropy_and_dropout(g):
     loss = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x)
     expected = -np.log(_softmax(X)[np.arange(2), labels])
     np.testing.assert_allclose(run(loss), expected, rtol=1e-5)
+    positional = nn_ops.sparse_softmax_cross_entropy_with_logits(labels, x)  # as TF 2.x: no _sentinel
+    np.testing.assert_allclose(run(positional), expected, rtol=1e-5)
     dense = nn_ops.softmax_cross_entropy_with_logits_v2(labels=np.eye(3, dtype=np.float32)[labels], logits=x)
     np.testing.assert_allclose(run(dense), expected, rtol=1e-5)
     big = ops.constant(np.ones((100, 100), np.float32))
@@ -56,3 +58,48 @@ def test_nn_graph_matches_tensorflow(tf1):
         tf.nn.bias_add(x, [1., 2., 3.])
         tf.nn.l2_loss(x)
     assert_same_graph(tf1, build)
+
+
+LOGITS3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4) * 0.37 % 2.3
+LABELS3 = np.abs(np.sin(np.arange(24, dtype=np.float32))).reshape(2, 3, 4)
+
+
+def _xent_calls(nn):
+    """The same cross-entropy calls in our nn_ops and in tf.nn: (logits [2,3,4], labels) -> list of tensors."""
+    return lambda x, y: [
+        nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x),
+        nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x, axis=1),
+        nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x, dim=0),
+        nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x, axis=2),
+        nn.softmax_cross_entropy_with_logits(labels=y, logits=x, dim=1),
+        nn.softmax_cross_entropy_with_logits(y, x),  # positional: TF 2.x's v1 spelling has no _sentinel
+    ]
+
+
+@pytest.mark.tf
+def test_softmax_cross_entropy_axis_matches_tensorflow(tf1, g):
+    with tf1.Session() as sess:
+        theirs = _xent_calls(tf1.nn)(tf1.constant(LOGITS3), tf1.constant(LABELS3))
+        their_values = sess.run(theirs)
+    ours = _xent_calls(nn_ops)(ops.constant(LOGITS3), ops.constant(LABELS3))
+    assert [t.shape.as_list() for t in ours] == [t.shape.as_list() for t in theirs]
+    for mine, their in zip(run(ours), their_values):
+        np.testing.assert_allclose(mine, their, rtol=1e-5)
+    np.testing.assert_allclose(run(ours[1]), -(LABELS3 * np.log(_softmax(LOGITS3.transpose(0, 2, 1)).transpose(
+        0, 2, 1))).sum(1), rtol=1e-5)
+    assert ours[4].op.type == "SoftmaxCrossEntropyWithLogits" and ours[4].op.name.endswith("_sg")
+    assert [op.type for op in g.get_operations()].count("StopGradient") == 2
+
+
+@pytest.mark.tf
+def test_softmax_cross_entropy_argument_errors_match_tensorflow(tf1):
+    x = np.ones((2, 3), np.float32)
+    calls = [lambda nn: nn.softmax_cross_entropy_with_logits_v2(labels=x, logits=x, axis=0, dim=0),
+             lambda nn: nn.softmax_cross_entropy_with_logits(labels=x, logits=x, axis=0),  # dim defaults to -1
+             lambda nn: nn.softmax_cross_entropy_with_logits(labels=x)]
+    for call in calls:
+        with pytest.raises(ValueError) as theirs:
+            call(tf1.nn)
+        with pytest.raises(ValueError) as ours:
+            call(nn_ops)
+        assert str(ours.value).split("Received")[0] == str(theirs.value).split("Received")[0]

@@ -154,3 +154,24 @@ def test_constant_errors_match_tensorflow(tf1):
         with pytest.raises(TypeError) as ours:
             ops.constant(value, dtype=getattr(dtypes, dtype))
         assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.tf
+def test_make_ndarray_reads_tensor_protos_like_tensorflow(tf1, g):
+    from graph import graph_def
+    value = np.arange(6, dtype=np.int64).reshape(2, 3)
+    mine = ops.constant(value, name="c").op.node_def.attr["value"].tensor
+    theirs = tf1.constant(value, name="c").op.node_def.attr["value"].tensor
+    assert isinstance(mine, graph_def.TensorProto)
+    for proto in (mine, theirs):  # ours, and a real protobuf TensorProto read through its bytes
+        result = ops.make_ndarray(proto)
+        assert result.dtype == np.int64 and result.tolist() == value.tolist()
+    assert tf1.make_ndarray(theirs).tolist() == ops.make_ndarray(mine).tolist()
+    from graph.compat import v1
+    assert v1.make_ndarray is ops.make_ndarray
+    for not_a_proto in (3, [1, 2], None, value):
+        with pytest.raises(AttributeError):  # what TF raises
+            tf1.make_ndarray(not_a_proto)
+        with pytest.raises(TypeError, match="make_ndarray expects a TensorProto") as raised:
+            ops.make_ndarray(not_a_proto)
+        assert isinstance(raised.value, AttributeError)  # so code catching TF's error still works

@@ -15,7 +15,7 @@ CASES = [
     (99, 98, [0, 3], "float32"), (31337, 1, [4097], "float32"), (11, 12, [2501], "float64"),
 ]
 INT_CASES = [(1, 2, [10], 0, 5, "int32"), (3, 4, [7], -2**31, 2**31 - 1, "int32"), (3, 4, [7], -10, 2**40, "int64"),
-             (9, 9, [100], -3, 1000, "int64"), (5, 6, [0], 3, 3, "int32")]
+             (9, 9, [100], -3, 1000, "int64"), (5, 6, [0], 3, 3, "int32"), (4, 5, [9], -2**63, 2**63 - 1, "int64")]
 DISTRIBUTIONS = {"RandomUniform": philox.uniform, "RandomStandardNormal": philox.normal,
                  "TruncatedNormal": philox.truncated_normal}
 RUNS = 3
@@ -44,9 +44,22 @@ def test_reserve_and_counter_carry():
     assert wrapped.counter == 0
 
 
-def test_uniform_int_wraps_like_cxx():
-    values = philox.uniform_int(philox.Philox(3, 4), 64, -2**31, 2**31 - 1, np.int32)
-    assert values.dtype == np.int32 and values.min() >= -2**31 and values.max() < 2**31 - 1
+@pytest.mark.parametrize("low, high, dtype", [(-2**31, 2**31 - 1, np.int32), (-5, 5, np.int32),
+                                               (-2**63, 2**63 - 1, np.int64), (-7, 2**40, np.int64)])
+def test_uniform_int_wraps_like_cxx(low, high, dtype):
+    # The C++ computes range = uint(hi) - uint(lo) and lo + bits % range in unsigned arithmetic that wraps
+    # (hi - lo overflows the signed type; uint(lo) + offset passes 2**32 or 2**64 for a negative lo).  Both wraps
+    # cancel, so the values must equal the exact integer lo + bits % (hi - lo), computed here with Python ints.
+    words = philox.Philox(3, 4).blocks(0, 16).reshape(-1)
+    if np.dtype(dtype).itemsize == 8:  # a 64-bit sample is two words, low word first
+        samples = [int(lo_word) | int(hi_word) << 32 for lo_word, hi_word in words.reshape(-1, 2)]
+    else:
+        samples = [int(word) for word in words]
+    expected = [low + sample % (high - low) for sample in samples]
+    values = philox.uniform_int(philox.Philox(3, 4), len(samples), low, high, dtype)
+    assert values.dtype == dtype and values.tolist() == expected
+    if low == np.iinfo(dtype).min:  # a full-width span reaches both signs far from zero: the wide range was used
+        assert min(expected) < low // 2 and max(expected) > high // 2
 
 
 def _our_values(build_all):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from graph import dtypes, random_ops, session
+from graph import dtypes, ops, random_ops, session
 from graph import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph
 
@@ -70,3 +70,16 @@ def test_random_graph_matches_tensorflow(tf1):
     real = [(op.name, op.get_attr("seed"), op.get_attr("seed2")) for op in theirs.get_operations()
             if "seed" in op.node_def.attr]
     assert mine == real
+
+
+def test_static_shape_conflict_is_not_hidden(g):
+    sample = random_ops.random_uniform([2, 3])
+    random_ops._set_static_shape(sample, [2, 3])  # consistent: fine
+    with pytest.raises(ValueError):  # a real conflict with the inferred shape surfaces
+        random_ops._set_static_shape(sample, [4, 3])
+    n = ops.placeholder(dtypes.int32, [])
+    dynamic = random_ops.random_normal([n, 3])  # a shape holding a tensor: no static value to merge
+    assert dynamic.shape.as_list() == [None, 3]
+    random_ops._set_static_shape(dynamic, [n, 3])
+    random_ops._set_static_shape(dynamic, ops.constant([5, 3]))
+    assert dynamic.shape.as_list() == [None, 3]

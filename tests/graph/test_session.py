@@ -307,3 +307,17 @@ def _errors(sess, x, b, graph_class, constant):
     except RuntimeError as error:
         results.append(("closed", "RuntimeError", str(error)))
     return results
+
+
+@pytest.mark.tf
+def test_feeding_one_tensor_under_two_keys_last_wins_like_tensorflow(tf1, g):
+    # TF accepts a Tensor and its name as two keys of one feed_dict: the later entry wins (no error).
+    feeds = [lambda x: {x: 1.0, "x:0": 2.0}, lambda x: {"x:0": 2.0, x: 1.0}, lambda x: {x: 3.0, "x:0": 3.0}]
+    their_x = tf1.placeholder(tf1.float32, [], name="x")
+    with tf1.Session() as sess:
+        theirs = [sess.run(their_x * 2.0, feed(their_x)) for feed in feeds]
+    x = ops.placeholder(dtypes.float32, [], name="x")
+    y = math_ops.multiply(x, 2.0)
+    sess = session.Session()
+    ours = [sess.run(y, feed(x)) for feed in feeds for _ in range(2)]  # twice: the cached plan too
+    assert ours[::2] == ours[1::2] == theirs == [4.0, 2.0, 6.0]
