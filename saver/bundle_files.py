@@ -16,13 +16,15 @@ into the destination array, ``CHUNK_SIZE`` at a time, checksumming each chunk wh
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+from typing import BinaryIO, Iterator
 
 from graph.errors import DataLossError, NotFoundError
 from saver import crc
 
-__all__ = ["data_filename", "index_filename", "temp_filename", "make_parent_directory",
+__all__ = ["data_filename", "index_filename", "temp_filename", "atomic_file", "make_parent_directory",
            "DataFileWriter", "DataFileReader", "CHUNK_SIZE"]
 
 CHUNK_SIZE = 1 << 22     # 4 MiB: fits in cache between the checksum and the copy (measured 1-16 MiB)
@@ -45,6 +47,23 @@ def index_filename(prefix: str) -> str:
 def temp_filename(filename: str) -> str:
     """``<filename>.tempstate<random uint64 in decimal>``, the name written before the rename."""
     return f"{filename}.tempstate{secrets.randbits(64)}"
+
+
+@contextlib.contextmanager
+def atomic_file(path: str) -> Iterator[BinaryIO]:
+    """Yields a new file ``temp_filename(path)`` beside ``path``, renamed over ``path`` once the block ends.
+
+    The temp file is in the same directory (so the rename is atomic) and is removed if the block raises.
+    """
+    temp = temp_filename(os.fspath(path))
+    try:
+        with open(temp, "xb") as file:
+            yield file
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temp)
+        raise
 
 
 def make_parent_directory(prefix: str) -> None:

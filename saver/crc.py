@@ -14,47 +14,23 @@ Backend chosen by measurement (2 cores, 64 MiB float64 buffer, one call):
     google-crc32c 1.x     8.1 GiB/s   rejected (writable)   7.2 GiB/s  135 ns
 
 ``crc32c`` is faster and, unlike ``google_crc32c``, accepts writable memoryviews of numpy
-arrays without a copy, so tensors are checksummed in place.  A tiny table-driven pure-Python
-fallback exists only so the package imports without the C extension; it is ~1000x slower.
+arrays without a copy, so tensors are checksummed in place.  It is a hard dependency
+(install_requires): there is no silent pure-Python fallback, which would be ~1000x slower.
 """
 
 from __future__ import annotations
 
-__all__ = ["crc32c", "extend", "extend_python", "mask", "unmask", "MASK_DELTA", "BACKEND"]
+import crc32c as _crc32c_module
+
+__all__ = ["crc32c", "extend", "mask", "unmask", "MASK_DELTA", "BACKEND"]
 
 MASK_DELTA = 0xA282EAD8  # leveldb/util/crc32c.h kMaskDelta
-_POLY = 0x82F63B78  # CRC-32C reflected polynomial
-
-_TABLE = []
-for _n in range(256):
-    _c = _n
-    for _ in range(8):
-        _c = (_c >> 1) ^ _POLY if _c & 1 else _c >> 1
-    _TABLE.append(_c)
+BACKEND = "crc32c " + getattr(_crc32c_module, "__version__", "?")
 
 
-def extend_python(crc: int, data) -> int:
-    """Returns the CRC-32C ``crc`` continued over ``data`` (pure-Python fallback, slow)."""
-    crc ^= 0xFFFFFFFF
-    for byte in memoryview(data).cast("B"):
-        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-try:
-    import crc32c as _crc32c_module
-except ImportError:  # pragma: no cover - exercised only without the C extension
-    _crc32c_module = None
-
-if _crc32c_module is not None:
-    def extend(crc: int, data) -> int:
-        """Returns the CRC-32C ``crc`` continued over ``data`` (any C-contiguous buffer)."""
-        return _crc32c_module.crc32c(data, crc)
-
-    BACKEND = "crc32c " + getattr(_crc32c_module, "__version__", "?")
-else:  # pragma: no cover
-    extend = extend_python
-    BACKEND = "pure-python"
+def extend(crc: int, data) -> int:
+    """Returns the CRC-32C ``crc`` continued over ``data`` (any C-contiguous buffer)."""
+    return _crc32c_module.crc32c(data, crc)
 
 
 def crc32c(data) -> int:

@@ -26,17 +26,19 @@ from __future__ import annotations
 import json
 import os
 import struct
-import tempfile
+import tokenize
 import zipfile
+import zlib
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from graph import dtypes
-from graph.errors import DataLossError, InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from saver.bundle_files import atomic_file
 
-__all__ = ["export_checkpoint", "import_checkpoint", "read_tensors", "write_tensors", "Tensor", "FORMATS",
-           "format_of"]
+__all__ = ["export_checkpoint", "import_checkpoint", "read_tensors", "write_tensors", "ExportedTensor",
+           "checkpoint_tensors", "FORMATS", "format_of"]
 
 FORMATS = ("npz", "safetensors")
 METADATA_KEY = "__tf1_saver__"        # npz member / safetensors __metadata__ key holding the description
@@ -53,7 +55,7 @@ _NPZ_NATIVE = frozenset(("bool", "int8", "uint8", "int16", "uint16", "int32", "u
                          "float16", "float32", "float64", "complex64", "complex128"))
 
 
-class Tensor:
+class ExportedTensor:
     """One tensor to export: key, TF dtype, value (numpy; object array of bytes for strings), slices."""
 
     __slots__ = ("key", "dtype", "value", "slices")
@@ -78,7 +80,7 @@ def format_of(path: str, fmt: Optional[str] = None) -> str:
 # ------------------------------------------------------------------------------------------ encoding
 
 
-def _encode(tensor: Tensor, index: int, fmt: str) -> Tuple[dict, List[Tuple[str, np.ndarray]]]:
+def _encode(tensor: ExportedTensor, index: int, fmt: str) -> Tuple[dict, List[Tuple[str, np.ndarray]]]:
     """(description, [(member name, array)]) of one tensor."""
     value, dtype = tensor.value, tensor.dtype
     description = {"dtype": dtype.name, "shape": list(np.shape(value)), "stored": tensor.key, "encoding": "array"}
@@ -102,52 +104,107 @@ def _encode(tensor: Tensor, index: int, fmt: str) -> Tuple[dict, List[Tuple[str,
     return description, [(tensor.key, array.reshape(-1).view(np.uint8))]
 
 
-def _decode(description: dict, members: Callable[[str], np.ndarray], where: str) -> Tuple[dtypes.DType, np.ndarray]:
+def _shape(value, where: str) -> Tuple[int, ...]:
+    """A validated shape: a list of non-negative ints."""
+    if not isinstance(value, list) or not all(type(d) is int and d >= 0 for d in value):
+        raise DataLossError(f"{where}: shape {value!r} is not a list of non-negative integers")
+    return tuple(value)
+
+
+def _count(shape: Tuple[int, ...]) -> int:
+    count = 1
+    for dim in shape:
+        count *= dim
+    return count
+
+
+def _same_dtype(found: np.dtype, expected: np.dtype) -> bool:
+    return found.newbyteorder("=") == expected.newbyteorder("=")
+
+
+def _decode(description, members: Callable[[str], np.ndarray], where: str, key: str
+            ) -> Tuple[dtypes.DType, np.ndarray]:
+    """(TF dtype, value) of one described tensor; every field checked before the data is read."""
+    where = f"{where}: tensor {key!r}"
+    if not isinstance(description, dict):
+        raise DataLossError(f"{where}: its description is a {type(description).__name__}, not an object")
+    for field in ("dtype", "shape", "stored"):
+        if field not in description:
+            raise DataLossError(f"{where}: its description has no {field!r}")
+    name, encoding = description["dtype"], description.get("encoding", "array")
+    if not isinstance(name, str):
+        raise DataLossError(f"{where}: dtype {name!r} is not a string")
     try:
-        dtype = dtypes.as_dtype(description["dtype"])
-        shape = tuple(int(d) for d in description["shape"])
-        encoding = description.get("encoding", "array")
-        data = members(description["stored"])
-    except (KeyError, TypeError, ValueError) as error:
-        raise DataLossError(f"{where}: bad tensor description {description!r}: {error}") from error
+        dtype = dtypes.as_dtype(name)
+    except (TypeError, ValueError) as error:
+        raise DataLossError(f"{where}: unknown dtype {name!r}") from error
+    if dtype._is_ref_dtype or dtype == dtypes.resource:  # noqa: SLF001 - TF's own attribute name
+        raise DataLossError(f"{where}: dtype {name!r} cannot be stored in a file")
+    shape = _shape(description["shape"], where)
+    count = _count(shape)
+    stored = description["stored"]
+    if not isinstance(stored, str):
+        raise DataLossError(f"{where}: member name {stored!r} is not a string")
+    slices = description.get("slices", [])
+    if not isinstance(slices, list) or not all(isinstance(s, str) for s in slices):
+        raise DataLossError(f"{where}: slices {slices!r} are not a list of strings")
+    is_string = dtype in (dtypes.string, dtypes.variant)
+    if is_string != (encoding == "strings"):
+        raise DataLossError(f"{where}: dtype {dtype.name} cannot use encoding {encoding!r}")
     if encoding == "strings":
-        lengths = members(description["lengths"]).astype(np.int64)
+        lengths_name = description.get("lengths")
+        if not isinstance(lengths_name, str):
+            raise DataLossError(f"{where}: member name of the string lengths {lengths_name!r} is not a string")
+        lengths = members(lengths_name)
+        if lengths.dtype.kind not in "iu" or lengths.ndim != 1 or lengths.size != count:
+            raise DataLossError(f"{where}: string lengths are {lengths.dtype} of shape {list(lengths.shape)}, "
+                                f"expected {count} integers")
+        lengths = lengths.astype(np.int64)
+        data = members(stored)
         raw = data.tobytes()
-        if int(lengths.sum()) != len(raw) or int(np.prod(shape, dtype=np.int64)) != lengths.size:
-            raise DataLossError(f"{where}: {description['stored']}: string lengths do not match the data")
+        if (lengths < 0).any() or int(lengths.sum(dtype=object)) != len(raw):
+            raise DataLossError(f"{where}: string lengths do not match the {len(raw)} bytes of data")
         ends = np.cumsum(lengths)
-        items = [raw[end - length:end] for end, length in zip(ends.tolist(), lengths.tolist())]
         value = np.empty(lengths.size, dtype=object)
-        value[:] = items
+        value[:] = [raw[end - length:end] for end, length in zip(ends.tolist(), lengths.tolist())]
         return dtype, value.reshape(shape)
+    numpy_dtype = dtype.numpy_dtype
     if encoding == "view":
-        value = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view(dtype.numpy_dtype)
+        data = members(stored)
+        if data.nbytes != count * numpy_dtype.itemsize:
+            raise DataLossError(f"{where}: {data.nbytes} bytes stored for {count} elements of {dtype.name}")
+        value = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view(numpy_dtype)
         return dtype, value.reshape(shape)
     if encoding != "array":
-        raise DataLossError(f"{where}: {description['stored']}: unknown encoding {encoding!r}")
-    return dtype, np.asarray(data, dtype=dtype.numpy_dtype).reshape(shape)
+        raise DataLossError(f"{where}: unknown encoding {encoding!r}")
+    data = members(stored)
+    if not _same_dtype(data.dtype, numpy_dtype) or data.size != count:
+        raise DataLossError(f"{where}: member {stored!r} holds {data.dtype} of shape {list(data.shape)}, "
+                            f"expected {numpy_dtype} of shape {list(shape)}")
+    return dtype, np.asarray(data, dtype=numpy_dtype).reshape(shape)
+
+
+def _parse_description(raw, path: str) -> dict:
+    """The JSON description (bytes or str), checked to be ``{"format": 1, "tensors": {key: {...}}}``."""
+    try:
+        description = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise DataLossError(f"{path}: the {METADATA_KEY} description is not JSON (UTF-8): {error}") from error
+    if not isinstance(description, dict):
+        raise DataLossError(f"{path}: the {METADATA_KEY} description is a {type(description).__name__}, "
+                            "not an object")
+    if description.get("format") != _METADATA_VERSION:
+        raise DataLossError(f"{path}: description format {description.get('format')!r}, expected "
+                            f"{_METADATA_VERSION}")
+    if not isinstance(description.get("tensors"), dict):
+        raise DataLossError(f"{path}: the {METADATA_KEY} description has no \"tensors\" object")
+    return description
 
 
 # ------------------------------------------------------------------------------------------ files
 
 
-def _atomic(path: str, write: Callable[[object], None]) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.remove(temp)
-        raise
-
-
-def write_tensors(tensors: Iterable[Tensor], path: str, fmt: Optional[str] = None, compress: bool = False) -> int:
+def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[str] = None, compress: bool = False) -> int:
     """Writes tensors to one .npz or .safetensors file atomically; returns how many.
 
     Raises:
@@ -172,7 +229,8 @@ def write_tensors(tensors: Iterable[Tensor], path: str, fmt: Optional[str] = Non
                 with archive.open(METADATA_KEY + ".npy", "w", force_zip64=True) as member:
                     np.lib.format.write_array(member, np.frombuffer(metadata.encode("utf-8"), np.uint8),
                                               allow_pickle=False)
-        _atomic(path, write)
+        with atomic_file(path) as file:
+            write(file)
         return len(described)
     members: List[Tuple[str, np.ndarray]] = []  # safetensors needs every size before the data
     for index, tensor in enumerate(tensors):
@@ -195,85 +253,168 @@ def write_tensors(tensors: Iterable[Tensor], path: str, fmt: Optional[str] = Non
         file.write(text)
         for _, array in members:
             file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
-    _atomic(path, write_safetensors)
+    with atomic_file(path) as file:
+        write_safetensors(file)
     return len(described)
 
 
-def _read_safetensors(path: str) -> Tuple[Dict[str, dict], Callable[[str], np.ndarray], Optional[dict]]:
-    with open(path, "rb") as file:
+def _read_safetensors(path: str) -> Tuple[List[str], Callable[[str], np.ndarray], Optional[dict]]:
+    """(member names, member reader, description or None); the whole header checked first."""
+    try:
+        file = open(path, "rb")
+    except FileNotFoundError as error:
+        raise NotFoundError(f"{path}: No such file or directory") from error
+    with file:
         head = file.read(8)
         if len(head) != 8:
             raise DataLossError(f"{path}: too short for a safetensors file ({len(head)} bytes)")
         (length,) = _SAFETENSORS_HEADER.unpack(head)
-        if length > _SAFETENSORS_MAX_HEADER:
-            raise DataLossError(f"{path}: safetensors header length {length} is implausible")
-        try:
-            header = json.loads(file.read(length))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise DataLossError(f"{path}: the safetensors header is not JSON: {error}") from error
-        base = 8 + length
         size = os.fstat(file.fileno()).st_size
+        if length > _SAFETENSORS_MAX_HEADER or 8 + length > size:
+            raise DataLossError(f"{path}: safetensors header length {length} is implausible for a "
+                                f"{size}-byte file")
+        raw = file.read(length)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise DataLossError(f"{path}: the safetensors header is not JSON (UTF-8): {error}") from error
     if not isinstance(header, dict):
-        raise DataLossError(f"{path}: the safetensors header is not an object")
+        raise DataLossError(f"{path}: the safetensors header is a {type(header).__name__}, not an object")
+    base = 8 + length
     metadata = header.pop("__metadata__", None) or {}
+    if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+        raise DataLossError(f"{path}: the safetensors __metadata__ is not an object of strings")
+    entries: Dict[str, Tuple[np.dtype, Tuple[int, ...], int]] = {}
+    for name, entry in header.items():
+        where = f"{path}: tensor {name!r}"
+        if not isinstance(entry, dict):
+            raise DataLossError(f"{where}: its header entry is not an object")
+        if entry.get("dtype") not in _SAFETENSORS_DTYPES:
+            raise DataLossError(f"{where}: unsupported safetensors dtype {entry.get('dtype')!r}")
+        numpy_dtype = dtypes.as_dtype(_SAFETENSORS_DTYPES[entry["dtype"]]).numpy_dtype
+        shape = _shape(entry.get("shape"), where)
+        offsets = entry.get("data_offsets")
+        if not (isinstance(offsets, list) and len(offsets) == 2 and all(type(v) is int for v in offsets)):
+            raise DataLossError(f"{where}: data_offsets {offsets!r} is not a pair of integers")
+        start, end = offsets
+        if not 0 <= start <= end or base + end > size or end - start != _count(shape) * numpy_dtype.itemsize:
+            raise DataLossError(f"{where}: bad data_offsets {offsets} for shape {list(shape)} of "
+                                f"{entry['dtype']} in a file of {size} bytes")
+        entries[name] = (numpy_dtype, shape, base + start)
 
     def member(name: str) -> np.ndarray:
-        entry = header.get(name)
-        if not isinstance(entry, dict) or entry.get("dtype") not in _SAFETENSORS_DTYPES:
-            raise DataLossError(f"{path}: tensor {name!r} is missing or has an unsupported dtype")
-        numpy_dtype = dtypes.as_dtype(_SAFETENSORS_DTYPES[entry["dtype"]]).numpy_dtype
-        start, end = (int(v) for v in entry["data_offsets"])
-        count = int(np.prod(entry["shape"], dtype=np.int64))
-        if not 0 <= start <= end or base + end > size or end - start != count * numpy_dtype.itemsize:
-            raise DataLossError(f"{path}: tensor {name!r} has bad data_offsets {entry['data_offsets']}")
-        array = np.fromfile(path, dtype=np.dtype(numpy_dtype).newbyteorder("<"), count=count, offset=base + start)
-        return array.astype(numpy_dtype, copy=False).reshape(entry["shape"])
-    description = json.loads(metadata[METADATA_KEY]) if METADATA_KEY in metadata else None
-    return header, member, description
+        if name not in entries:
+            raise DataLossError(f"{path}: the description names tensor {name!r}, which the file lacks")
+        numpy_dtype, shape, offset = entries[name]
+        array = np.fromfile(path, dtype=np.dtype(numpy_dtype).newbyteorder("<"), count=_count(shape),
+                            offset=offset)
+        return array.astype(numpy_dtype, copy=False).reshape(shape)
+    description = None
+    if METADATA_KEY in metadata:
+        description = _parse_description(metadata[METADATA_KEY], path)
+    return list(entries), member, description
 
 
-def read_tensors(path: str, fmt: Optional[str] = None) -> Iterator[Tensor]:
+# Errors zipfile, zlib and numpy's .npy header parser raise for a damaged archive (the file itself is
+# already open, so OSError here is a bad seek or read inside it).
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError,
+               ValueError, struct.error, OSError, tokenize.TokenError, SyntaxError)
+_NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _npz_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.ndarray:
+    """One ``.npy`` member, its header checked against the member's size before anything is allocated."""
+    where = f"{path}: member {info.filename!r}"
+    try:
+        with archive.open(info) as member:
+            version = np.lib.format.read_magic(member)
+            if version not in _NPY_HEADER_READERS:
+                raise UnimplementedError(f"{where}: .npy format version {version} is not supported")
+            shape, fortran_order, dtype = _NPY_HEADER_READERS[version](member)
+            if dtype.hasobject:
+                raise DataLossError(f"{where}: holds Python objects, which are never unpickled")
+            nbytes = _count(shape) * dtype.itemsize
+            available = info.file_size - member.tell()
+            if nbytes != available:
+                raise DataLossError(f"{where}: shape {list(shape)} of {dtype} needs {nbytes} bytes, "
+                                    f"the member holds {available}")
+            buffer = bytearray(nbytes)
+            view, done = memoryview(buffer), 0
+            while done < nbytes:
+                got = member.readinto(view[done:])
+                if not got:
+                    raise DataLossError(f"{where}: ends after {done} of {nbytes} bytes")
+                done += got
+    except _ZIP_ERRORS as error:
+        raise DataLossError(f"{where}: cannot be read: {error}") from error
+    array = np.frombuffer(buffer, dtype=dtype)
+    return array.reshape(shape[::-1]).transpose() if fortran_order else array.reshape(shape)
+
+
+def _read_npz(path: str) -> Iterator[ExportedTensor]:
+    try:
+        file = open(path, "rb")
+    except FileNotFoundError as error:
+        raise NotFoundError(f"{path}: No such file or directory") from error
+    with file:
+        try:
+            archive = zipfile.ZipFile(file)
+        except _ZIP_ERRORS as error:
+            raise DataLossError(f"{path}: not a readable .npz file: {error}") from error
+        with archive:
+            infos: Dict[str, zipfile.ZipInfo] = {}
+            for info in archive.infolist():
+                name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+                if name in infos:
+                    raise DataLossError(f"{path}: member {info.filename!r} appears twice")
+                infos[name] = info
+
+            def member(name: str) -> np.ndarray:
+                if name not in infos:
+                    raise DataLossError(f"{path}: the description names member {name!r}, which the file lacks")
+                return _npz_member(archive, infos[name], path)
+            description = None
+            if METADATA_KEY in infos:
+                description = _parse_description(member(METADATA_KEY).tobytes(), path)
+            yield from _tensors([n for n in infos if n != METADATA_KEY], member, description, path)
+
+
+def read_tensors(path: str, fmt: Optional[str] = None) -> Iterator[ExportedTensor]:
     """Yields the tensors of an exported file (ours: exact dtypes, strings, slices; others: as stored).
 
     Raises:
-        NotFoundError-like OSError: if the file does not exist. DataLossError: if it is damaged.
+        NotFoundError: if the file does not exist. DataLossError: if it is damaged (naming the file and
+        what is wrong). UnimplementedError: for a .npy member version this reader does not know.
     """
     path = os.fspath(path)
     fmt = format_of(path, fmt)
     if fmt == "npz":
-        try:
-            archive = np.load(path, allow_pickle=False)
-        except (zipfile.BadZipFile, ValueError) as error:
-            raise DataLossError(f"{path}: not a readable .npz file: {error}") from error
-        with archive:
-            names = list(archive.files)
-            description = None
-            if METADATA_KEY in names:
-                description = json.loads(archive[METADATA_KEY].tobytes().decode("utf-8"))
-            yield from _tensors(names, archive.__getitem__, description, path)
+        yield from _read_npz(path)
         return
-    header, member, description = _read_safetensors(path)
-    yield from _tensors(list(header), member, description, path)
+    names, member, description = _read_safetensors(path)
+    yield from _tensors(names, member, description, path)
 
 
-def _tensors(names, member, description, path) -> Iterator[Tensor]:
+def _tensors(names, member, description, path) -> Iterator[ExportedTensor]:
     if description is None:  # a foreign file: every array as it is
         for name in names:
             array = member(name)
-            yield Tensor(name, dtypes.as_dtype(array.dtype), array)
+            try:
+                dtype = dtypes.as_dtype(array.dtype)
+            except TypeError as error:
+                raise DataLossError(f"{path}: member {name!r} has dtype {array.dtype}, which has no TF "
+                                    "dtype") from error
+            yield ExportedTensor(name, dtype, array)
         return
-    if description.get("format") != _METADATA_VERSION:
-        raise DataLossError(f"{path}: description format {description.get('format')!r}, expected "
-                            f"{_METADATA_VERSION}")
     for key, entry in description["tensors"].items():
-        dtype, value = _decode(entry, member, path)
-        yield Tensor(key, dtype, value, entry.get("slices"))
+        dtype, value = _decode(entry, member, path, key)
+        yield ExportedTensor(key, dtype, value, entry.get("slices"))
 
 
 # ------------------------------------------------------------------------------------------ checkpoints
 
 
-def checkpoint_tensors(reader, keys: Optional[Iterable[str]] = None) -> Iterator[Tensor]:
+def checkpoint_tensors(reader, keys: Optional[Iterable[str]] = None) -> Iterator[ExportedTensor]:
     """Yields the tensors of an open CheckpointReader (partitioned ones whole, with their slices)."""
     from saver.bundle import BundleReader
     dtype_map = reader.get_variable_to_dtype_map()
@@ -284,7 +425,7 @@ def checkpoint_tensors(reader, keys: Optional[Iterable[str]] = None) -> Iterator
             if not isinstance(value, np.ndarray):
                 value = np.array(value, dtype=object)
             slices = [str(s) for s in bundle.lookup_tensor_slices(key)] if bundle is not None else []
-            yield Tensor(key, dtype_map[key], value, slices)
+            yield ExportedTensor(key, dtype_map[key], value, slices)
     finally:
         if bundle is not None:
             bundle.close()

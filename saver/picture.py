@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Set, Tuple
 
+from graph.errors import OpError
 from graph.figure import Edge, Figure, Node, render
 from graph.picture import write_figure
 from saver.object_graph import VARIABLE_VALUE_KEY, ObjectGraph, object_graph_from_checkpoint
@@ -88,7 +89,7 @@ def _describe(reader, key: str) -> str:
     try:
         dtype = reader.get_variable_to_dtype_map().get(key)
         shape = reader.get_variable_to_shape_map().get(key)
-    except Exception:  # noqa: BLE001 - a damaged entry must not stop the picture; the label says so
+    except OpError:  # a damaged entry must not stop the picture; the label says so
         return "(unreadable)"
     if dtype is None:  # an attribute's key may be a prefix of its tensor's (ITERATOR -> ITERATOR_STATE)
         longer = sorted(k for k in reader.get_variable_to_dtype_map() if k.startswith(key))

@@ -95,6 +95,8 @@ class CheckpointReader:
         """Closes open data files."""
         if self._bundle is not None:
             self._bundle.close()
+        if self._v1 is not None:
+            self._v1.close()
 
     def _build_maps(self) -> None:
         if self._bundle is not None:
@@ -132,7 +134,7 @@ class CheckpointReader:
             value = self._bundle.lookup(tensor_str)
         else:
             if tensor_str not in self._v1:
-                raise NotFoundError(f"Key {tensor_str} not found in checkpoint")
+                raise self._v1.not_found(tensor_str)
             value = self._v1.get_tensor(tensor_str)
         return value[()] if value.ndim == 0 and value.dtype == object else value
 
@@ -145,7 +147,7 @@ class CheckpointReader:
         if self._bundle is not None:
             return self._bundle.lookup_tensor_slices(key)
         if key not in self._v1:
-            raise NotFoundError(f"Key {key} not found in checkpoint {self.prefix}")
+            raise self._v1.not_found(key)
         slices = self._v1.stored_slices(key)
         return [] if len(slices) == 1 and slices[0].is_full() else slices
 
@@ -183,7 +185,7 @@ class CheckpointReader:
             out[...] = bundle.lookup(key)
             return out
         if key not in self._v1:
-            raise NotFoundError(f"Key {key} not found in checkpoint {self.prefix}")
+            raise self._v1.not_found(key)
         return self._v1.get_tensor(key, tensor_slice, out=out)
 
     def debug_string(self) -> bytes:

@@ -114,7 +114,7 @@ def read_tensors(prefix: str, names, specs, dtypes, op=None, deferred=None) -> l
                 stored_dtype, stored_shape = reader.lookup_dtype_and_shape(name)
             else:
                 if name not in reader:
-                    raise _v1_not_found(reader, name)
+                    raise reader.not_found(name)
                 stored_dtype, stored_shape = reader.dtype_and_shape(name)
             if stored_dtype != dtype:
                 raise _dtype_error(name, dtype, stored_dtype, op)
@@ -132,9 +132,8 @@ def read_tensors(prefix: str, names, specs, dtypes, op=None, deferred=None) -> l
             else:
                 results.append(_read_one(reader, is_v2, name, tensor_slice, stored_shape, dtype))
     finally:
-        close = getattr(reader, "close", None)
-        if close is not None and not pending:
-            close()  # else the PendingReads hold the reader; it closes its files when collected
+        if not pending:
+            reader.close()  # else the PendingReads hold the reader; it closes its files when collected
     return results
 
 
@@ -152,10 +151,3 @@ def _read_one(reader, is_v2: bool, name: str, tensor_slice, stored_shape, dtype)
         return reader.lookup_slice(name, tensor_slice)
     value = reader.get_tensor(name, tensor_slice)
     return value.view(RestoredArray) if numeric and type(value) is np.ndarray else value
-
-
-def _v1_not_found(reader, name: str):
-    import difflib
-    close = difflib.get_close_matches(name, reader.keys(), n=5, cutoff=0.5)
-    hint = f" Closest keys present: {', '.join(close)}." if close else ""
-    return errors.NotFoundError(f"Key {name} not found in checkpoint {reader.pattern}.{hint}")

@@ -24,7 +24,7 @@ import numpy as np
 from graph import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.bundle_entry import Slice, slice_from_proto, slice_to_proto
-from saver.bundle_files import temp_filename
+from saver.bundle_files import atomic_file
 from saver.coding import TensorSlice, encode_tensor_name_slice
 from saver.proto import (SavedSlice, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                          TensorProto, TensorShapeProto, VersionDef)
@@ -186,6 +186,18 @@ class V1Reader:
             raise DataLossError(f"{path}: cannot parse the SavedTensorSlices of key {key!r}: "
                                 f"{error.message}") from error
 
+    def close(self) -> None:
+        """Drops the tables (read whole into memory: no file stays open)."""
+        self._tables = []
+
+    def not_found(self, name: str) -> NotFoundError:
+        """The NotFoundError for a missing ``name``, naming the files and the closest keys present."""
+        import difflib
+        close = difflib.get_close_matches(name, self._tensors, n=5, cutoff=0.5)
+        hint = f" Closest keys present: {', '.join(close)}." if close else ""
+        return NotFoundError(f"Key {name} not found in checkpoint {self.pattern} "
+                             f"({len(self._tensors)} keys).{hint}")
+
     def keys(self) -> list[str]:
         """Every tensor name, sorted."""
         return sorted(self._tensors)
@@ -196,7 +208,7 @@ class V1Reader:
     def dtype_and_shape(self, name: str) -> tuple[dtypes.DType, tuple[int, ...]]:
         """(DType, full shape) of tensor ``name``."""
         if name not in self._tensors:
-            raise NotFoundError(f"Tensor name \"{name}\" not found in checkpoint files {self.pattern}")
+            raise self.not_found(name)
         enum, shape, _ = self._tensors[name]
         return dtypes.as_dtype(enum), shape
 
@@ -291,17 +303,10 @@ def write_v1_checkpoint(filename: str, tensors: Mapping[str, object]) -> str:
             data[encode_tensor_name_slice(name, part.spec)] = SavedTensorSlices(data=saved).to_bytes()
     header = SavedTensorSlices(meta=SavedTensorSliceMeta(
         tensor=metas, versions=VersionDef(producer=CHECKPOINT_VERSION, min_consumer=CHECKPOINT_VERSION_MIN_CONSUMER)))
-    temp = temp_filename(filename)
-    try:
-        with open(temp, "wb") as file:
-            table = TableWriter(file)
-            table.add(b"", header.to_bytes())
-            for key in sorted(data):
-                table.add(key, data[key])
-            table.finish()
-        os.replace(temp, filename)
-    except BaseException:
-        if os.path.exists(temp):
-            os.remove(temp)
-        raise
+    with atomic_file(filename) as file:
+        table = TableWriter(file)
+        table.add(b"", header.to_bytes())
+        for key in sorted(data):
+            table.add(key, data[key])
+        table.finish()
     return filename

@@ -15,7 +15,7 @@ from typing import List, Optional, TextIO
 
 from saver.cli import convert, diff, draw, edit, listing
 from saver.cli.output import (EXIT_DAMAGED, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_MISSING_FEATURE,
-                              EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError)
+                              EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, one_line)
 
 __all__ = ["main", "build_parser", "EXIT_CODES"]
 
@@ -79,7 +79,7 @@ def _message(error: BaseException) -> str:
     text = str(error).strip() or type(error).__name__
     if not isinstance(error, CliError):
         text = f"{type(error).__name__}: {text}"
-    return " ".join(text.split("\n")[:1]) if len(text) < 2000 else text[:2000] + "..."
+    return one_line(text)
 
 
 def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:

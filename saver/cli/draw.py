@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import TextIO
 
-from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json
+from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, one_line, warn
 
 __all__ = ["add_parsers", "read_meta"]
 
@@ -63,8 +63,9 @@ def _meta_figure(path: str, args):
         try:  # control-flow contexts are not needed for a picture
             import_meta_graph(meta, restore_collections_predicate=lambda key: key not in _SKIPPED_COLLECTIONS)
             return graph_picture.figure(graph, args.detail, title)
-        except (ValueError, TypeError, KeyError):
-            pass  # the collections do not rebuild: draw the ops alone (initializers found by name)
+        except (ValueError, TypeError, KeyError) as error:  # draw the ops alone (initializers found by name)
+            warn(f"{filename}: its collections do not rebuild ({type(error).__name__}: "
+                 f"{one_line(str(error))}); drawing the graph's ops alone")
     with graph_lib.Graph().as_default() as graph:
         try:
             import_graph_def(meta.graph_def, name="")

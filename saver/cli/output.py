@@ -16,9 +16,24 @@ from typing import Iterable, List, Optional, Sequence, TextIO
 
 import numpy as np
 
-__all__ = ["human_size", "fit", "table", "json_value", "dump_json", "progress", "shape_text", "CliError",
+__all__ = ["one_line", "warn", "MAX_MESSAGE", "human_size", "fit", "table", "json_value", "dump_json", "progress",
+           "shape_text", "CliError",
            "EXIT_OK", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_NOT_FOUND", "EXIT_DAMAGED", "EXIT_MISSING_FEATURE",
            "EXIT_REFUSED", "EXIT_INTERRUPTED"]
+
+MAX_MESSAGE = 2000  # characters of an error or warning line; longer ones are cut
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` as one line: each run of whitespace (newlines too) becomes a space; cut at ``limit``."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit - 3].rstrip() + "..."
+
+
+def warn(message: str) -> None:
+    """Writes ``tf1-saver: warning: <message>`` as one line on standard error."""
+    sys.stderr.write(f"tf1-saver: warning: {one_line(message)}\n")
+
 
 # Exit codes (documented in README.md and `python -m saver --help`).
 EXIT_OK = 0               # done

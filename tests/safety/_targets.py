@@ -14,16 +14,22 @@ long_runs/fuzz_forever.py (for hours).
 * ``v1_meta``: the bytes are the SavedTensorSlices header value of a valid V1 table;
 * ``object_graph``: the bytes are a serialized TrackableObjectGraph, decoded and walked;
 * ``state``: the bytes are a ``checkpoint`` state file, read by latest_checkpoint and load_checkpoint.
+* ``export_npz`` / ``export_safetensors``: the bytes are a whole exported file (saver/export.py), every
+  tensor read;
+* ``export_npz_description`` / ``export_safetensors_description``: the bytes are the JSON description
+  (``__tf1_saver__``) inside an otherwise valid exported file.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import tempfile
 
 import numpy as np
 
+from graph import dtypes
 from graph.errors import NotFoundError, OpError
 from saver import state as state_lib
 from saver.bundle import BundleReader
@@ -184,6 +190,44 @@ def target_state(ws: Workspace, data: bytes) -> None:
     del latest
 
 
+def _read_export(path: str) -> None:
+    from saver import export
+    for tensor in export.read_tensors(path):
+        np.asarray(tensor.value).tobytes()
+
+
+def target_export_npz(ws: Workspace, data: bytes) -> None:
+    _read_export(ws.write("fuzz.npz", data))
+
+
+def target_export_safetensors(ws: Workspace, data: bytes) -> None:
+    _read_export(ws.write("fuzz.safetensors", data))
+
+
+def _export_members() -> dict:
+    return {"w": np.arange(4, dtype=np.float32), "s": np.frombuffer(b"abc", np.uint8),
+            "n": np.array([1, 2], np.int64)}
+
+
+def target_export_npz_description(ws: Workspace, data: bytes) -> None:
+    from saver import export
+    buffer = io.BytesIO()
+    np.savez(buffer, **_export_members(), **{export.METADATA_KEY: np.frombuffer(data, np.uint8)})
+    _read_export(ws.write("fuzz_description.npz", buffer.getvalue()))
+
+
+def target_export_safetensors_description(ws: Workspace, data: bytes) -> None:
+    from saver import export
+    header, blobs, offset = {"__metadata__": {export.METADATA_KEY: data.decode("utf-8", "surrogateescape")}}, [], 0
+    for name, array in _export_members().items():
+        code = {"float32": "F32", "uint8": "U8", "int64": "I64"}[array.dtype.name]
+        header[name] = {"dtype": code, "shape": list(array.shape), "data_offsets": [offset, offset + array.nbytes]}
+        blobs.append(array.tobytes())
+        offset += array.nbytes
+    text = json.dumps(header).encode("utf-8")
+    _read_export(ws.write("fuzz_description.safetensors", len(text).to_bytes(8, "little") + text + b"".join(blobs)))
+
+
 TARGETS = {
     "index": target_index,
     "data": target_data,
@@ -193,6 +237,10 @@ TARGETS = {
     "v1_meta": target_v1_meta,
     "object_graph": target_object_graph,
     "state": target_state,
+    "export_npz": target_export_npz,
+    "export_safetensors": target_export_safetensors,
+    "export_npz_description": target_export_npz_description,
+    "export_safetensors_description": target_export_safetensors_description,
 }
 
 
@@ -206,6 +254,20 @@ def seeds(ws: Workspace) -> dict[str, list[bytes]]:
         v1 = file.read()
     table = Table("seed", ws.small_index)
     entries = [value for key, value in table.items() if key]
+    from saver import export
+    tensors = [export.ExportedTensor("w", dtypes.float32, np.arange(4, dtype=np.float32), ["0,2", "2,2"]),
+               export.ExportedTensor("b", dtypes.bfloat16, np.ones(2, dtypes.bfloat16.numpy_dtype)),
+               export.ExportedTensor("s", dtypes.string, np.array([b"x", b""], dtype=object))]
+    exported = {}
+    for fmt in export.FORMATS:
+        path = os.path.join(ws.directory, "seed." + fmt)
+        export.write_tensors(tensors, path)
+        with open(path, "rb") as file:
+            exported[fmt] = file.read()
+    description = json.dumps({"format": 1, "tensors": {
+        "w": {"dtype": "float32", "shape": [4], "stored": "w", "slices": ["0,2", "2,2"]},
+        "s": {"dtype": "string", "shape": [2], "stored": "s", "encoding": "strings", "lengths": "n"},
+        "v": {"dtype": "bfloat16", "shape": [2, 4], "stored": "n", "encoding": "view"}}}).encode("utf-8")
     graph = build_object_graph({"net": {"l1": {"kernel": "net/kernel", "bias": "net/bias"}}, "step": "step"})
     return {
         "index": [ws.small_index],
@@ -216,4 +278,8 @@ def seeds(ws: Workspace) -> dict[str, list[bytes]]:
         "v1_meta": [Table("v1", v1).get(b"")],
         "object_graph": [graph.to_bytes()],
         "state": [b'model_checkpoint_path: "small"\nall_model_checkpoint_paths: "small"\n'],
+        "export_npz": [exported["npz"]],
+        "export_safetensors": [exported["safetensors"]],
+        "export_npz_description": [description],
+        "export_safetensors_description": [description],
     }

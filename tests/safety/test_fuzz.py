@@ -299,3 +299,43 @@ def test_atheris_coverage_guided(tmp_path, safety_report):
     report = json.loads(result.stdout.strip().splitlines()[-1])
     safety_report["fuzz_atheris"] = report
     assert report["executions"] > 0 and not report["findings"], tail
+
+
+# ---------------------------------------------------------------------------- export descriptions
+
+_JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False),
+                          st.sampled_from(["w", "s", "n", "float32", "bfloat16", "string", "int64", "float32_ref",
+                                           "resource", "array", "view", "strings", "0,2", "nope"]))
+_JSON = st.recursive(_JSON_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                          st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+                     max_leaves=12)
+_FIELD = {"dtype": st.one_of(st.sampled_from(["float32", "bfloat16", "string", "int64", "uint8", "qint8"]), _JSON),
+          "shape": st.one_of(st.lists(st.integers(-2, 2 ** 40), max_size=3), _JSON),
+          "stored": st.one_of(st.sampled_from(["w", "s", "n", "missing"]), _JSON),
+          "encoding": st.one_of(st.sampled_from(["array", "view", "strings"]), _JSON),
+          "lengths": st.one_of(st.sampled_from(["n", "w", "s"]), _JSON),
+          "slices": st.one_of(st.lists(st.sampled_from(["0,2", "2,2", "-", "x"]), max_size=2), _JSON)}
+
+
+@st.composite
+def export_descriptions(draw):
+    """Structured (mostly well-formed) JSON descriptions with hostile field values, as bytes."""
+    tensors = {}
+    for key in draw(st.lists(st.text(max_size=4), max_size=3, unique=True)):
+        fields = draw(st.lists(st.sampled_from(sorted(_FIELD)), unique=True))
+        tensors[key] = {field: draw(_FIELD[field]) for field in fields} if draw(st.integers(0, 9)) else draw(_JSON)
+    document = {"format": draw(st.sampled_from([1, 1, 1, 2, "1", None])), "tensors": tensors}
+    if not draw(st.integers(0, 9)):
+        document = draw(_JSON)
+    return json.dumps(document).encode("utf-8")
+
+
+@pytest.mark.parametrize("name", ["export_npz_description", "export_safetensors_description"])
+def test_export_description_fuzz(ws, name, safety_report):
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(export_descriptions())
+    def run(data):
+        check_input(ws, name, data)
+
+    run()
+    safety_report.setdefault("fuzz_export_descriptions", {})[name] = dict(_COUNTS.get(name, {}))

@@ -65,3 +65,26 @@ def test_read_into_checks_length_and_checksums(tmp_path):
     with pytest.raises(NotFoundError, match="data file not found"):
         DataFileReader(str(tmp_path / "missing"))
     os.remove(path)
+
+
+def test_atomic_file_renames_only_on_success(tmp_path):
+    from saver.bundle_files import atomic_file
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        with atomic_file(str(path)) as file:
+            file.write(b"half")
+            assert [p.name for p in tmp_path.iterdir() if "tempstate" in p.name]  # written beside the target
+            raise RuntimeError("interrupted")
+    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+    with atomic_file(str(path)) as file:
+        file.write(b"new")
+    assert path.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_export_and_v1_writers_use_atomic_file():
+    import inspect
+    from saver import export, v1
+    assert "atomic_file(" in inspect.getsource(export.write_tensors)
+    assert "atomic_file(" in inspect.getsource(v1.write_v1_checkpoint)
+    assert "os.replace" not in inspect.getsource(export) and "os.replace" not in inspect.getsource(v1)

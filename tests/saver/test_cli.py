@@ -288,3 +288,36 @@ def test_progress_bars_are_optional():
     bar = progress(items, 2, "x", enabled=True)
     assert isinstance(bar, tqdm.tqdm) and list(bar) == items
     bar.close()
+
+
+def test_picture_of_a_meta_graph_says_why_it_falls_back(tmp_path, monkeypatch, capsys):
+    import graph.compat.v1 as tf
+    from graph.graph import Graph
+    from saver import meta_graph
+    with Graph().as_default():
+        tf.Variable(tf.zeros([2]), name="w")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = saver.save(sess, str(tmp_path / "model.ckpt"))
+
+    def broken(*args, **kwargs):
+        raise KeyError("collection 'cond_context'\nspans lines")
+    monkeypatch.setattr(meta_graph, "import_meta_graph", broken)
+    code, out, _ = run("picture", prefix + ".meta", "--detail", "ops")
+    assert code == 0 and "w/Assign" in out
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "warning" in err and "model.ckpt.meta" in err, err
+    assert "KeyError" in err and "cond_context" in err and "drawing the graph's ops alone" in err
+
+
+def test_error_messages_are_always_one_line():
+    from saver.cli import _message
+    from saver.cli.output import MAX_MESSAGE, one_line
+    from graph.errors import DataLossError
+    long = DataLossError("first line\n" + "x" * 3000 + "\nlast line")
+    text = _message(long)
+    assert "\n" not in text and len(text) <= MAX_MESSAGE and text.endswith("...")
+    assert text.startswith("DataLossError: first line x")
+    assert _message(DataLossError("a\nb\n  c")) == "DataLossError: a b c"
+    assert one_line("a\r\n\tb") == "a b"

@@ -137,4 +137,133 @@ def test_errors(tmp_path, exotic):
     open(path, "wb").write(data[:-4])
     with pytest.raises(DataLossError, match="data_offsets"):
         list(export.read_tensors(path))
-    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp") or "tempstate" in p]
+
+
+# ------------------------------------------------------------------ malformed files: DataLossError only
+
+
+def _safetensors(path, header: dict, data: bytes = b"", raw_header: bytes = None) -> str:
+    text = raw_header if raw_header is not None else json.dumps(header).encode("utf-8")
+    with open(path, "wb") as file:
+        file.write(len(text).to_bytes(8, "little") + text + data)
+    return str(path)
+
+
+def _described(tensors: dict) -> dict:
+    return {"__metadata__": {export.METADATA_KEY: json.dumps({"format": 1, "tensors": tensors})}}
+
+
+_ENTRY = {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
+_DESCRIPTION = {"dtype": "float32", "shape": [2], "stored": "w"}
+
+
+@pytest.mark.parametrize("header, raw, match", [
+    ({"w": {"dtype": "F32", "shape": [2]}}, None, "data_offsets"),
+    ({"w": {"dtype": "F32", "data_offsets": [0, 8]}}, None, "shape"),
+    ({"w": {"dtype": "F32", "shape": ["2"], "data_offsets": [0, 8]}}, None, "shape"),
+    ({"w": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}}, None, "non-negative"),
+    ({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, "8"]}}, None, "data_offsets"),
+    ({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0.0, 8.5]}}, None, "data_offsets"),
+    ({"w": {"dtype": "F32", "shape": [10 ** 12, 10 ** 12], "data_offsets": [0, 8]}}, None, "data_offsets"),
+    ({"w": {"dtype": "XX", "shape": [2], "data_offsets": [0, 8]}}, None, "dtype"),
+    ({"w": 5}, None, "not an object"),
+    ([1, 2], None, "not an object"),
+    ({"__metadata__": {"a": 1}, "w": _ENTRY}, None, "__metadata__"),
+    (None, b"\xff\xfe{}", "not JSON"),
+    ({"__metadata__": {export.METADATA_KEY: "{not json"}, "w": _ENTRY}, None, "not JSON"),
+    ({"__metadata__": {export.METADATA_KEY: "[]"}, "w": _ENTRY}, None, "not an object"),
+    ({"__metadata__": {export.METADATA_KEY: '{"format": 1}'}, "w": _ENTRY}, None, "tensors"),
+    ({"__metadata__": {export.METADATA_KEY: '{"format": 9, "tensors": {}}'}, "w": _ENTRY}, None, "format"),
+    (dict(_described({"w": {"shape": [2], "stored": "w"}}), w=_ENTRY), None, "no 'dtype'"),
+    (dict(_described({"w": {"dtype": "float32", "stored": "w"}}), w=_ENTRY), None, "no 'shape'"),
+    (dict(_described({"w": dict(_DESCRIPTION, shape=[-1])}), w=_ENTRY), None, "non-negative"),
+    (dict(_described({"w": dict(_DESCRIPTION, shape=[3])}), w=_ENTRY), None, "expected float32 of shape"),
+    (dict(_described({"w": dict(_DESCRIPTION, dtype="no_such")}), w=_ENTRY), None, "unknown dtype"),
+    (dict(_described({"w": dict(_DESCRIPTION, dtype=7)}), w=_ENTRY), None, "not a string"),
+    (dict(_described({"w": dict(_DESCRIPTION, dtype="float32_ref")}), w=_ENTRY), None, "cannot be stored"),
+    (dict(_described({"w": dict(_DESCRIPTION, stored="v")}), w=_ENTRY), None, "lacks"),
+    (dict(_described({"w": dict(_DESCRIPTION, stored=["w"])}), w=_ENTRY), None, "not a string"),
+    (dict(_described({"w": dict(_DESCRIPTION, encoding="zip")}), w=_ENTRY), None, "unknown encoding"),
+    (dict(_described({"w": dict(_DESCRIPTION, encoding="view", dtype="bfloat16")}), w=_ENTRY), None, "bytes"),
+    (dict(_described({"w": dict(_DESCRIPTION, dtype="string")}), w=_ENTRY), None, "encoding"),
+    (dict(_described({"w": dict(_DESCRIPTION, dtype="string", encoding="strings", lengths="w")}), w=_ENTRY),
+     None, "string lengths"),
+    (dict(_described({"w": dict(_DESCRIPTION, slices=3)}), w=_ENTRY), None, "slices"),
+    (dict(_described({"w": [1]}), w=_ENTRY), None, "not an object"),
+])
+def test_malformed_safetensors_raise_data_loss(tmp_path, header, raw, match):
+    path = _safetensors(tmp_path / "bad.safetensors", header, b"\0" * 8, raw)
+    with pytest.raises(DataLossError, match=match) as caught:
+        list(export.read_tensors(path))
+    assert path in str(caught.value)
+
+
+def test_safetensors_header_longer_than_the_file(tmp_path):
+    path = tmp_path / "bad.safetensors"
+    path.write_bytes((10 ** 6).to_bytes(8, "little") + b"{}")
+    with pytest.raises(DataLossError, match="implausible"):
+        list(export.read_tensors(str(path)))
+
+
+def _npz(path, members: dict) -> str:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, value in members.items():
+            with archive.open(name + ".npy", "w") as member:
+                if isinstance(value, bytes):
+                    member.write(value)
+                else:
+                    np.lib.format.write_array(member, value, allow_pickle=False)
+    return str(path)
+
+
+def _npy_header(shape, descr="<f4") -> bytes:
+    header = repr({"descr": descr, "fortran_order": False, "shape": shape}).encode("latin1")
+    header += b" " * (-(len(header) + 11) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header
+
+
+def _metadata(text: bytes) -> np.ndarray:
+    return np.frombuffer(text, np.uint8)
+
+
+@pytest.mark.parametrize("members, match", [
+    ({export.METADATA_KEY: _metadata(b"\xff\xfe")}, "not JSON"),
+    ({export.METADATA_KEY: _metadata(b"{nope")}, "not JSON"),
+    ({export.METADATA_KEY: _metadata(b'{"format": 1}')}, "tensors"),
+    ({export.METADATA_KEY: _metadata(b'{"format": 1, "tensors": {"w": {"dtype": "float32", "shape": [2, -1], '
+                                     b'"stored": "w"}}}'), "w": np.zeros(2, np.float32)}, "non-negative"),
+    ({export.METADATA_KEY: _metadata(b'{"format": 1, "tensors": {"w": {"dtype": "float32", "shape": [2]}}}'),
+      "w": np.zeros(2, np.float32)}, "no 'stored'"),
+    ({"w": _npy_header((10 ** 6, 10 ** 6)) + b"\0" * 8}, "needs 4000000000000 bytes"),
+    ({"w": _npy_header((2,), "|O") + b"\0" * 16}, "Python objects"),
+    ({"w": b"\x93NUMPY\x01\x00\x05\x00{{{{\n"}, "cannot be read"),
+    ({"w": b"not an npy member"}, "cannot be read"),
+])
+def test_malformed_npz_raise_data_loss(tmp_path, members, match):
+    path = _npz(tmp_path / "bad.npz", members)
+    with pytest.raises(DataLossError, match=match) as caught:
+        list(export.read_tensors(path))
+    assert path in str(caught.value)
+
+
+def test_npz_member_with_bad_crc(tmp_path, exotic):
+    path = str(tmp_path / "ok.npz")
+    export.export_checkpoint(exotic, path)
+    data = bytearray(open(path, "rb").read())
+    data[200] ^= 0xFF  # inside the first stored member's data
+    open(path, "wb").write(bytes(data))
+    with pytest.raises(DataLossError, match=path):
+        list(export.read_tensors(path))
+
+
+def test_missing_file_is_not_found(tmp_path):
+    from graph.errors import NotFoundError
+    for name in ("none.npz", "none.safetensors"):
+        with pytest.raises(NotFoundError, match=name):
+            list(export.read_tensors(str(tmp_path / name)))
+
+
+def test_exported_tensor_is_public():
+    assert "ExportedTensor" in export.__all__ and "checkpoint_tensors" in export.__all__
+    assert not hasattr(export, "Tensor")

@@ -86,3 +86,19 @@ def test_name_based_checkpoint_has_no_object_graph(tmp_path):
     write_checkpoint(str(tmp_path / "m"), {"w": [1.0]})
     with pytest.raises(NotFoundError, match="_CHECKPOINTABLE_OBJECT_GRAPH"):
         picture.figure(str(tmp_path / "m"))
+
+
+def test_describe_labels_only_library_errors_unreadable():
+    from graph.errors import DataLossError
+    from saver.picture import _describe
+
+    class Damaged:
+        def __init__(self, error):
+            self.error = error
+
+        def get_variable_to_dtype_map(self):
+            raise self.error
+
+    assert _describe(Damaged(DataLossError("bad index")), "x") == "(unreadable)"
+    with pytest.raises(ZeroDivisionError):  # a bug is not hidden behind a label
+        _describe(Damaged(ZeroDivisionError()), "x")

@@ -78,3 +78,27 @@ def test_errors(tmp_path):
             file.write(damaged)
         with pytest.raises(DataLossError):
             V1Reader(path).get_tensor("a")
+
+
+def test_missing_key_names_file_and_closest_keys(tmp_path):
+    from saver.reader import CheckpointReader
+    path = write_v1_checkpoint(str(tmp_path / "model.ckpt"), {"dense/kernel": np.zeros(2, np.float32),
+                                                                "dense/bias": np.zeros(2, np.float32)})
+    reader = CheckpointReader(path)
+    with pytest.raises(NotFoundError, match="dense/kernal") as caught:
+        reader.get_tensor("dense/kernal")
+    assert path in str(caught.value) and "Closest keys present: dense/kernel" in str(caught.value)
+    with pytest.raises(NotFoundError, match="Closest keys present: dense/kernel"):
+        reader.get_tensor_slices("dense/kernal")
+    reader.close()
+    assert reader._v1._tables == []  # noqa: SLF001 - close() reaches the V1 reader
+
+
+def test_v1_reader_close(tmp_path):
+    path = write_v1_checkpoint(str(tmp_path / "one"), {"abc": np.zeros(1, np.float32)})
+    reader = V1Reader(path)
+    assert reader.get_tensor("abc").tolist() == [0.0]
+    reader.close()
+    reader.close()  # idempotent
+    with pytest.raises(NotFoundError, match="Closest keys present: abc"):
+        reader.dtype_and_shape("abd")
