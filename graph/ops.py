@@ -417,7 +417,7 @@ def with_dependencies(dependencies, output_tensor, name: str | None = None) -> T
 def tuple(tensors, name: str | None = None, control_inputs=None) -> list:
     """The ``tensors``, each gated to be available only after all of them are computed (TF's tf.tuple)."""
     tensors = list(tensors)
-    with name_scope(name, "tuple", [t for t in tensors if t is not None]) as scope:
+    with name_scope(name, "tuple", [t for t in tensors if t is not None]):
         gating = [t.op for t in tensors if t is not None]
         if control_inputs:
             for control in control_inputs:

@@ -150,7 +150,6 @@ class BaseSaverBuilder:
 
     def _AddRestoreOps(self, filename_tensor, saveables, restore_sequentially, reshape,  # noqa: N802
                        preferred_shard=-1, name="restore_all"):
-        from graph import ops
         all_tensors = self.bulk_restore(filename_tensor, saveables, preferred_shard, restore_sequentially)
         assign_ops = []
         index = 0
@@ -178,7 +177,6 @@ class BaseSaverBuilder:
         return _group(assign_ops, name)
 
     def _AddShardedRestoreOps(self, filename_tensor, per_device, restore_sequentially, reshape):  # noqa: N802
-        from graph import ops
         sharded_restores = []
         for shard, (device, saveables) in enumerate(per_device):
             with graph_lib.device(device):
