@@ -422,6 +422,20 @@ def _fetch_value(value, tensor: Tensor, index: int):
 
 
 # ----------------------------------------------------------------- Session
+# What a kernel may raise: TF's own errors, and numpy's for bad values (reported as InvalidArgumentError).
+_KERNEL_ERRORS = (errors.OpError, ValueError, TypeError, IndexError, ArithmeticError)
+
+
+def _reraise_with_op(op, error: Exception):
+    """Re-raises a kernel's ``error`` naming ``op``: OpErrors gain the op, numpy errors become
+    InvalidArgumentError."""
+    if isinstance(error, errors.OpError):
+        if error._op is None:
+            error._op = op
+        raise error
+    raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}': {error}") from error
+
+
 class BaseSession:
     """Runs graph elements with per-session variable values (TensorFlow's tf.Session semantics)."""
 
@@ -567,12 +581,8 @@ class BaseSession:
                     values[out0] = result[0] if type(result) is list or type(result) is tuple else result
                 elif num_outputs:
                     values[out0:out0 + num_outputs] = result
-        except errors.OpError as error:
-            if error._op is None:
-                error._op = op
-            raise
-        except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-            raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}': {error}") from error
+        except _KERNEL_ERRORS as error:
+            _reraise_with_op(op, error)
 
     def _execute_with_deadness(self, plan, values) -> None:
         context = self._context
@@ -599,12 +609,8 @@ class BaseSession:
                     values[out0] = result[0] if type(result) is list or type(result) is tuple else result
                 elif num_outputs:
                     values[out0:out0 + num_outputs] = result
-        except errors.OpError as error:
-            if error._op is None:
-                error._op = op
-            raise
-        except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-            raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}': {error}") from error
+        except _KERNEL_ERRORS as error:
+            _reraise_with_op(op, error)
 
     def _log_placement(self) -> None:
         """Prints 'name: (Type): device' for ops not yet placed, as TF's placer does (to stdout)."""

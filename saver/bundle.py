@@ -1,17 +1,6 @@
 """Tensor bundles (TF's V2 checkpoint): the public names, gathered from the modules that implement them.
 
-Layout (tf-checkpoint-format.md §1-§4)::
-
-    <prefix>.index                      SSTable: "" -> BundleHeaderProto, key -> BundleEntryProto
-    <prefix>.data-%05d-of-%05d          tensors back to back, no header, no padding
-    numeric tensor : raw little-endian row-major bytes; entry.crc32c = mask(crc32c(bytes))
-    DT_STRING      : varint64 len * n, uint32 '<' mask(c1), bytes * n
-                     c1 = crc32c(every len as uint32 '<' (uint64 '<' when >= 2**32))
-                     entry.crc32c = mask(crc32c continued from c1 over mask(c1) and the bytes)
-    DT_VARIANT     : per element: varint64 len, body, uint32 '<' mask(running crc); the running
-                     crc takes len as uint64 '<', the body, then those 4 checksum bytes
-    partitioned    : key name -> {dtype, full shape, slices}; each slice stored under the key
-                     encode_tensor_name_slice(name, slice) as an ordinary entry
+The byte layout (tf-checkpoint-format.md §1-§4) is drawn at the top of bundle_writer.py.
 
 Where each part lives::
 
@@ -23,7 +12,8 @@ Where each part lives::
     merge.py           merge_bundles (MergeV2Checkpoints)
 
 Writes are atomic: each file goes to ``<name>.tempstate<random uint64>`` and is renamed, data
-first, then index (TensorFlow's order).  The reader reads only the index on open; tensor bytes
+first, then index (TensorFlow's order); a stale index of the same prefix is removed before the data
+rename, so a crash never pairs new data with an old index.  The reader reads only the index on open; tensor bytes
 are read on demand straight into the destination array and their CRC checked.
 """
 
