@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import logging
 
-from graph import graph as graph_lib
-from graph.control_flow_ops import CondContext, _set_context
-from graph.graph import Operation
-from graph.protobuf import BOOL, INT32, STRING, Field, MapField, Message
-from graph.variables import _prepend_name_scope, _strip_name_scope
+from graph.core import graph as graph_lib
+from graph.ops.control_flow_ops import CondContext, _set_context
+from graph.core.graph import Operation
+from graph.proto.protobuf import BOOL, INT32, STRING, Field, MapField, Message
+from graph.variables.variables import _prepend_name_scope, _strip_name_scope
 
 __all__ = ["ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
            "cond_context_to_proto", "cond_context_from_proto", "context_bytes", "context_from_bytes"]

@@ -26,16 +26,18 @@ import logging
 import os
 import re
 
-from graph import graph as graph_lib
-from graph import kernels
-from graph.graph import GraphKeys
-from graph.variables import _prepend_name_scope, _strip_name_scope  # TF's ops.py functions
-from graph.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
+from graph.core import graph as graph_lib
+from graph.base import kernels
+from graph.core.graph import GraphKeys
+from graph.variables.variables import _prepend_name_scope, _strip_name_scope  # TF's ops.py functions
+from graph.proto.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
                              graph_def_of, import_graph_def)
-from graph.errors import DataLossError
-from graph.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, encode_varint
-from graph.text_format import ParseError as TextFormatError
-from saver import control_flow_context, remote, state
+from graph.base.errors import DataLossError
+from graph.proto.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, encode_varint
+from graph.proto.text_format import ParseError as TextFormatError
+from saver import control_flow_context
+from saver.storage import remote
+from saver.storage import state
 from saver.saver import Saver, SaverDef as _SaverDefBase
 
 __all__ = [
@@ -368,7 +370,7 @@ def _version_tuple(text: str) -> tuple:
 
 
 def _variable_from_proto(proto: VariableDef, import_scope: str):
-    from graph import variables
+    from graph.variables import variables
     if proto.is_resource:
         raise NotImplementedError(f"Resource variable '{proto.variable_name}' cannot be rebuilt here "
                                   "(no ResourceVariable); its ops are imported.")

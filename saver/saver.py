@@ -1,6 +1,6 @@
 """Saver: TensorFlow 1.x's tf.train.Saver — var_list to checkpoint names, save/restore, retention.
 
-A Saver hands its var_list to a builder (saver.saver_builder: the ``save/...`` ops and the SaverDef
+A Saver hands its var_list to a builder (saver.graph_ops.saver_builder: the ``save/...`` ops and the SaverDef
 naming them, tf-checkpoint-format.md §7) and then only runs those ops: ``save()`` feeds the
 checkpoint prefix to ``saver_def.filename_tensor_name`` and runs the save tensor, then writes the
 ``checkpoint`` state file and deletes old checkpoints exactly as TensorFlow does (§6);
@@ -19,13 +19,15 @@ from typing import Sequence
 
 import numpy as np
 
-from graph import errors
-from graph import graph as graph_lib
+from graph.base import errors
+from graph.core import graph as graph_lib
 # TF's ops.prepend_name_scope / strip_name_scope (they also handle '^' control inputs and 'loc:@'
-# colocation names); private in graph.variables, which keeps the one copy saver.meta_graph uses too.
-from graph.variables import _prepend_name_scope, _strip_name_scope
-from saver import remote, saveable as saveable_lib, state as state_lib
-from saver.saver_builder import BaseSaverBuilder, BulkSaverBuilder, SaverDef
+# colocation names); private in graph.variables.variables, which keeps the one copy saver.meta_graph uses too.
+from graph.variables.variables import _prepend_name_scope, _strip_name_scope
+from saver.storage import remote
+from saver.graph_ops import saveable as saveable_lib
+from saver.storage import state as state_lib
+from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder, SaverDef
 
 __all__ = [
     "Saver", "SaverDef", "BaseSaverBuilder", "BulkSaverBuilder", "CheckpointNotFoundError",
@@ -48,7 +50,7 @@ def export_meta_graph(filename=None, **kwargs):
 
 # ----------------------------------------------------------------- Saver
 def _is_session(sess) -> bool:
-    from graph import session as session_lib
+    from graph.runtime import session as session_lib
     return isinstance(sess, session_lib.BaseSession) or (hasattr(sess, "run") and hasattr(sess, "graph"))
 
 
@@ -353,7 +355,7 @@ class Saver:
         variable_shape = op.inputs[0].shape if op.inputs else None
         stored = "a tensor of another shape"
         try:
-            from saver.reader import NewCheckpointReader
+            from saver.storage.reader import NewCheckpointReader
             with NewCheckpointReader(checkpoint_prefix) as reader:
                 stored_shape = reader.get_variable_to_shape_map().get(key)
             if stored_shape is not None:
@@ -383,7 +385,7 @@ def object_graph_key_mapping(checkpoint_path) -> dict[str, str]:
     Raises:
         NotFoundError: if the checkpoint has no ``_CHECKPOINTABLE_OBJECT_GRAPH``.
     """
-    from saver import object_graph
+    from saver.storage import object_graph
     graph = object_graph.object_graph_from_checkpoint(_as_str(checkpoint_path))
     names_to_keys: dict[str, str] = {}
     aliases: dict[str, set] = defaultdict(set)

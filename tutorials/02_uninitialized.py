@@ -10,8 +10,8 @@ import os
 from _common import section, workdir
 
 import graph.compat.v1 as tf
-from graph import picture
-from graph.figure import graphviz_available
+from graph.viz import picture
+from graph.viz.figure import graphviz_available
 
 with workdir(__doc__.splitlines()[0]) as directory:
     section("Mistake 1: reading a variable before any initializer ran")

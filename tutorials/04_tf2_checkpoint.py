@@ -12,8 +12,8 @@ import os
 from _common import TF2_GUIDE_CHECKPOINT, section, workdir
 
 import graph.compat.v1 as tf
-from saver import picture
-from saver.object_graph import object_graph_from_checkpoint
+from saver.storage import picture
+from saver.storage.object_graph import object_graph_from_checkpoint
 
 with workdir(__doc__.splitlines()[0]) as directory:
     section("Which checkpoint? The directory's `checkpoint` file names the newest")

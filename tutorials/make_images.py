@@ -9,8 +9,8 @@ import os
 from _common import HERE, TF2_GUIDE_CHECKPOINT
 
 import graph.compat.v1 as tf
-from graph import picture as graph_picture
-from saver import picture as saver_picture
+from graph.viz import picture as graph_picture
+from saver.storage import picture as saver_picture
 
 IMAGES = os.path.join(HERE, "images")
 

@@ -58,8 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _exit_code(error: BaseException) -> Optional[int]:
     """The exit code for an error caused by bad input, or None for a bug (traceback shown)."""
-    from graph import errors
-    from graph.figure import GraphvizNotFoundError
+    from graph.base import errors
+    from graph.viz.figure import GraphvizNotFoundError
     if isinstance(error, CliError):
         return error.code
     if isinstance(error, (GraphvizNotFoundError, ImportError)):

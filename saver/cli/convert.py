@@ -40,7 +40,7 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
 
 def run_export(args, out: TextIO) -> int:
     """The ``export`` command."""
-    from saver import export
+    from saver.storage import export
     from saver.cli.edit import select_keys
     fmt = export.format_of(args.output, args.format)
     check_output_free(args.output, args.force, what="file")
@@ -61,7 +61,8 @@ def run_export(args, out: TextIO) -> int:
 
 def run_import(args, out: TextIO) -> int:
     """The ``import`` command."""
-    from saver import export, remote
+    from saver.storage import export
+    from saver.storage import remote
     if not os.path.exists(args.input):
         raise CliError(f"{args.input}: no such file", EXIT_NOT_FOUND)
     fmt = export.format_of(args.input, args.format)

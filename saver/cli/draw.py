@@ -54,8 +54,8 @@ def read_meta(path: str):
 
 
 def _meta_figure(path: str, args):
-    from graph import graph as graph_lib
-    from graph import picture as graph_picture
+    from graph.core import graph as graph_lib
+    from graph.viz import picture as graph_picture
     from saver.meta_graph import import_graph_def, import_meta_graph
     meta, filename = read_meta(path)
     title = args.title if args.title is not None else filename
@@ -76,10 +76,10 @@ def _meta_figure(path: str, args):
 
 def run_picture(args, out: TextIO) -> int:
     """The ``picture`` command."""
-    from graph.picture import write_figure
-    from saver import picture
+    from graph.viz.picture import write_figure
+    from saver.storage import picture
     from saver.cli.sources import open_reader
-    from saver.object_graph import OBJECT_GRAPH_PROTO_KEY
+    from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY
     if args.source.endswith(".meta"):
         figure = _meta_figure(args.source, args)
     else:

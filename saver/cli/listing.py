@@ -114,7 +114,7 @@ def _summary(reader, entries, out: TextIO) -> None:
 
 def run_tree(args, out: TextIO) -> int:
     """The ``tree`` command."""
-    from saver.object_graph import object_graph_from_checkpoint
+    from saver.storage.object_graph import object_graph_from_checkpoint
     with open_reader(args.checkpoint) as reader:
         graph = object_graph_from_checkpoint(reader)
         types, shapes = reader.get_variable_to_dtype_map(), reader.get_variable_to_shape_map()

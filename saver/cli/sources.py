@@ -28,7 +28,7 @@ class Entry:
 @contextlib.contextmanager
 def open_reader(path: str) -> Iterator[object]:
     """A CheckpointReader for a path, directory or URL, closed afterwards."""
-    from saver import remote
+    from saver.storage import remote
     reader = remote.open_checkpoint(path)
     try:
         yield reader
@@ -44,12 +44,12 @@ def describe_entries(reader) -> Dict[str, Entry]:
     raw: Dict[bytes, object] = {}
     bundle = None
     if reader.format == "V2":
-        from saver.bundle import BundleReader
+        from saver.format.bundle import BundleReader
         bundle = BundleReader(reader.prefix)
         raw = dict(bundle.raw_items())
     try:
-        from saver.bundle import slice_from_proto
-        from saver.coding import encode_tensor_name_slice
+        from saver.format.bundle import slice_from_proto
+        from saver.format.coding import encode_tensor_name_slice
         for key in sorted(shapes):
             dtype, shape = types[key], shapes[key]
             size = int(np.prod(shape, dtype=np.int64)) * (dtype.size or 0)
@@ -75,7 +75,7 @@ def describe_entries(reader) -> Dict[str, Entry]:
 
 def output_prefix(path: str) -> str:
     """A checkpoint prefix to write: ``dir/`` or an existing directory becomes ``dir/ckpt``."""
-    from saver import remote
+    from saver.storage import remote
     local = remote.local_path(path)
     if local is not None and (local.endswith(os.sep) or os.path.isdir(local)):
         return os.path.join(local, "ckpt")
@@ -84,7 +84,7 @@ def output_prefix(path: str) -> str:
 
 def check_output_free(path: str, force: bool, what: str = "checkpoint") -> None:
     """Refuses (exit 6) to overwrite an existing checkpoint or file unless ``force``."""
-    from saver import remote
+    from saver.storage import remote
     if force:
         return
     local = remote.local_path(path)

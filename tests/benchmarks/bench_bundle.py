@@ -35,8 +35,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa: E402
-from saver.bundle import BundleReader, write_checkpoint  # noqa: E402
-from saver.reader import load_checkpoint  # noqa: E402
+from saver.format.bundle import BundleReader, write_checkpoint  # noqa: E402
+from saver.storage.reader import load_checkpoint  # noqa: E402
 
 
 def make_tensors(gib: float) -> dict[str, np.ndarray]:

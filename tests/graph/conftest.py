@@ -2,7 +2,7 @@
 
 import pytest
 
-from graph import graph as graph_lib
+from graph.core import graph as graph_lib
 
 
 @pytest.fixture

@@ -5,8 +5,16 @@ from __future__ import annotations
 import types
 
 import graph.compat.v1 as compat_v1
-from graph import array_ops, control_flow_ops, dtypes, math_ops, nn_ops, ops, random_ops, session, state_ops
-from graph import graph as graph_lib
+from graph.ops import array_ops
+from graph.ops import control_flow_ops
+from graph.base import dtypes
+from graph.ops import math_ops
+from graph.ops import nn_ops
+from graph.ops import constant_ops as ops
+from graph.ops import random_ops
+from graph.runtime import session
+from graph.ops import state_ops
+from graph.core import graph as graph_lib
 
 IGNORED_ATTRS = {"_has_manual_control_dependencies", "value", "_class", "shape"}
 

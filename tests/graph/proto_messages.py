@@ -1,6 +1,6 @@
 """Messages declared for the protobuf codec tests (wire format and text format share them)."""
 
-from graph.protobuf import BOOL, BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, UINT64, Field, MapField, Message, enum
+from graph.proto.protobuf import BOOL, BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, UINT64, Field, MapField, Message, enum
 
 VERSION = enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2})
 

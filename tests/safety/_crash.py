@@ -26,8 +26,8 @@ import signal
 import _faults
 from _model import Model, values_equal
 
-from saver import state as state_lib
-from saver.reader import load_checkpoint
+from saver.storage import state as state_lib
+from saver.storage.reader import load_checkpoint
 
 __all__ = ["SCENARIOS", "Scenario", "CheckResult"]
 

@@ -15,9 +15,9 @@ import os
 
 import numpy as np
 
-from graph.errors import DataLossError
-from saver.bundle import Slice, write_checkpoint
-from saver.reader import CheckpointReader
+from graph.base.errors import DataLossError
+from saver.format.bundle import Slice, write_checkpoint
+from saver.storage.reader import CheckpointReader
 
 __all__ = ["small_checkpoint", "SMALL_VALUES", "read_all", "classify", "mutations", "Damage"]
 

@@ -1,4 +1,4 @@
-"""Fuzz targets: bytes in, the library's own errors (graph.errors.OpError) out, nothing else.
+"""Fuzz targets: bytes in, the library's own errors (graph.base.errors.OpError) out, nothing else.
 
 Each target takes ``bytes`` and exercises one reader the way a user would (open, list, read every
 tensor).  ``ALLOWED`` are the exceptions a damaged or hostile file may raise; anything else escaping
@@ -29,15 +29,15 @@ import tempfile
 
 import numpy as np
 
-from graph import dtypes
-from graph.errors import NotFoundError, OpError
-from saver import state as state_lib
-from saver.bundle import BundleReader
-from saver.object_graph import ObjectGraph
-from saver.proto import BundleEntryProto, BundleHeaderProto, TensorShapeProto, VersionDef
-from saver.reader import CheckpointReader, load_checkpoint
-from saver.table import Table, TableWriter
-from saver.v1 import V1Reader
+from graph.base import dtypes
+from graph.base.errors import NotFoundError, OpError
+from saver.storage import state as state_lib
+from saver.format.bundle import BundleReader
+from saver.storage.object_graph import ObjectGraph
+from saver.format.proto import BundleEntryProto, BundleHeaderProto, TensorShapeProto, VersionDef
+from saver.storage.reader import CheckpointReader, load_checkpoint
+from saver.format.table import Table, TableWriter
+from saver.format.v1 import V1Reader
 
 __all__ = ["TARGETS", "ALLOWED", "Workspace", "table_bytes"]
 
@@ -147,9 +147,9 @@ def target_v1(ws: Workspace, data: bytes) -> None:
 
 
 def target_v1_meta(ws: Workspace, data: bytes) -> None:
-    from saver.coding import TensorSlice, encode_tensor_name_slice
-    from saver.proto import SavedSlice, SavedTensorSlices, TensorProto
-    from saver.bundle import slice_to_proto
+    from saver.format.coding import TensorSlice, encode_tensor_name_slice
+    from saver.format.proto import SavedSlice, SavedTensorSlices, TensorProto
+    from saver.format.bundle import slice_to_proto
     body = SavedTensorSlices(data=SavedSlice(name="x", slice=slice_to_proto(TensorSlice.full(1)),
                                              data=TensorProto(float_val=[1.0, 2.0]))).to_bytes()
     _v1(ws, table_bytes({b"": data, encode_tensor_name_slice("x", TensorSlice.full(1)): body}))
@@ -191,7 +191,7 @@ def target_state(ws: Workspace, data: bytes) -> None:
 
 
 def _read_export(path: str) -> None:
-    from saver import export
+    from saver.storage import export
     for tensor in export.read_tensors(path):
         np.asarray(tensor.value).tobytes()
 
@@ -210,14 +210,14 @@ def _export_members() -> dict:
 
 
 def target_export_npz_description(ws: Workspace, data: bytes) -> None:
-    from saver import export
+    from saver.storage import export
     buffer = io.BytesIO()
     np.savez(buffer, **_export_members(), **{export.METADATA_KEY: np.frombuffer(data, np.uint8)})
     _read_export(ws.write("fuzz_description.npz", buffer.getvalue()))
 
 
 def target_export_safetensors_description(ws: Workspace, data: bytes) -> None:
-    from saver import export
+    from saver.storage import export
     header, blobs, offset = {"__metadata__": {export.METADATA_KEY: data.decode("utf-8", "surrogateescape")}}, [], 0
     for name, array in _export_members().items():
         code = {"float32": "F32", "uint8": "U8", "int64": "I64"}[array.dtype.name]
@@ -246,15 +246,15 @@ TARGETS = {
 
 def seeds(ws: Workspace) -> dict[str, list[bytes]]:
     """A few valid inputs per target, for mutation-based fuzzers to start from."""
-    from saver.object_graph import build_object_graph
-    from saver.v1 import write_v1_checkpoint
+    from saver.storage.object_graph import build_object_graph
+    from saver.format.v1 import write_v1_checkpoint
     path = os.path.join(ws.directory, "seed_v1")
     write_v1_checkpoint(path, {"a": np.arange(3, dtype=np.float32), "s": np.array([b"x"], dtype=object)})
     with open(path, "rb") as file:
         v1 = file.read()
     table = Table("seed", ws.small_index)
     entries = [value for key, value in table.items() if key]
-    from saver import export
+    from saver.storage import export
     tensors = [export.ExportedTensor("w", dtypes.float32, np.arange(4, dtype=np.float32), ["0,2", "2,2"]),
                export.ExportedTensor("b", dtypes.bfloat16, np.ones(2, dtypes.bfloat16.numpy_dtype)),
                export.ExportedTensor("s", dtypes.string, np.array([b"x", b""], dtype=object))]

@@ -20,9 +20,9 @@ import time
 import pytest
 
 from _model import Model, values_equal
-from graph.errors import DataLossError, NotFoundError
-from saver import state as state_lib
-from saver.reader import load_checkpoint
+from graph.base.errors import DataLossError, NotFoundError
+from saver.storage import state as state_lib
+from saver.storage.reader import load_checkpoint
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 SECONDS = float(os.environ.get("SAFETY_CONCURRENCY_SECONDS", "3"))

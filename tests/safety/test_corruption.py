@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 import _mutate
-from graph.errors import DataLossError, NotFoundError, OpError
-from saver import state as state_lib
-from saver.bundle import BundleWriter
-from saver.object_graph import OBJECT_GRAPH_PROTO_KEY, ObjectGraph
-from saver.reader import load_checkpoint
-from saver.v1 import write_v1_checkpoint
+from graph.base.errors import DataLossError, NotFoundError, OpError
+from saver.storage import state as state_lib
+from saver.format.bundle import BundleWriter
+from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY, ObjectGraph
+from saver.storage.reader import load_checkpoint
+from saver.format.v1 import write_v1_checkpoint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "data")

@@ -1,4 +1,4 @@
-"""Fuzzing the readers: only graph.errors.OpError escapes, memory stays bounded, nothing hangs.
+"""Fuzzing the readers: only graph.base.errors.OpError escapes, memory stays bounded, nothing hangs.
 
 * property-based (hypothesis): raw bytes and mutations of valid seeds for every target of
   _targets.py (index, data, entry, header, V1 table, V1 header, object graph, state file);
@@ -28,10 +28,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import _targets
-from saver.coding import TensorSlice, encode_tensor_name_slice, encode_varint
-from saver.proto import (BundleEntryProto, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
+from saver.format.coding import TensorSlice, encode_tensor_name_slice, encode_varint
+from saver.format.proto import (BundleEntryProto, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                          TensorShapeProto, TrackableObjectGraph, VersionDef)
-from saver.bundle import slice_to_proto
+from saver.format.bundle import slice_to_proto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -278,7 +278,7 @@ def test_object_graph_cycles_and_depth_do_not_hang(ws, name, safety_report):
     elapsed = time.perf_counter() - start
     safety_report.setdefault("object_graph_hostile", {})[name] = "%s in %.2fs" % (outcome, elapsed)
     if name == "chain_10000":
-        from saver.object_graph import ObjectGraph
+        from saver.storage.object_graph import ObjectGraph
         graph = ObjectGraph.from_bytes(data)
         with time_limit(TIME_LIMIT):
             assert graph.path_string(len(graph) - 1).count("/") == 10_000 - 2

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from _model import Model, expected_values, values_equal
-from graph.errors import NotFoundError, OpError
-from saver import state as state_lib
-from saver.bundle import write_checkpoint
-from saver.reader import load_checkpoint
+from graph.base.errors import NotFoundError, OpError
+from saver.storage import state as state_lib
+from saver.format.bundle import write_checkpoint
+from saver.storage.reader import load_checkpoint
 
 
 def _victim(directory: str) -> dict[str, bytes]:

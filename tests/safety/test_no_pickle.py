@@ -99,8 +99,8 @@ class _Bomb:
 
 
 def test_pickle_payload_in_a_string_tensor_stays_bytes(tmp_path):
-    from saver.bundle import write_checkpoint
-    from saver.reader import load_checkpoint
+    from saver.format.bundle import write_checkpoint
+    from saver.storage.reader import load_checkpoint
     marker = str(tmp_path / "pwned")
     payload = pickle.dumps(_Bomb(marker))
     prefix = write_checkpoint(str(tmp_path / "c"), {"s": np.array([payload], dtype=object)})
@@ -110,8 +110,8 @@ def test_pickle_payload_in_a_string_tensor_stays_bytes(tmp_path):
 
 
 def test_pickled_object_array_in_an_npz_is_refused(tmp_path):
-    from saver import export
-    from graph.errors import DataLossError
+    from saver.storage import export
+    from graph.base.errors import DataLossError
     marker = str(tmp_path / "pwned")
     path = str(tmp_path / "evil.npz")
     array = np.empty(1, dtype=object)
@@ -123,9 +123,9 @@ def test_pickled_object_array_in_an_npz_is_refused(tmp_path):
 
 
 def test_object_graph_and_state_file_are_never_unpickled(tmp_path):
-    from saver import state
-    from saver.object_graph import ObjectGraph
-    from graph.errors import DataLossError
+    from saver.storage import state
+    from saver.storage.object_graph import ObjectGraph
+    from graph.base.errors import DataLossError
     marker = str(tmp_path / "pwned")
     payload = pickle.dumps(_Bomb(marker))
     try:

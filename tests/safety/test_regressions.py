@@ -18,9 +18,9 @@ import os
 import numpy as np
 import pytest
 
-from graph.errors import DataLossError, NotFoundError, UnimplementedError
-from saver import bundle_reader
-from saver.bundle import BundleReader, merge_bundles, write_checkpoint
+from graph.base.errors import DataLossError, NotFoundError, UnimplementedError
+from saver.format import bundle_reader
+from saver.format.bundle import BundleReader, merge_bundles, write_checkpoint
 
 
 def _values(prefix):

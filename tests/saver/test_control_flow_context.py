@@ -3,7 +3,7 @@
 import pytest
 
 import graph.compat.v1 as tf
-from graph import graph as graph_lib
+from graph.core import graph as graph_lib
 from saver import control_flow_context as cfc
 
 

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph import errors, kernels
-from graph import graph as graph_lib
-from graph.partitioning import fixed_size_partitioner
+from graph.base import errors
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.variables.partitioning import fixed_size_partitioner
 from saver import meta_graph
 from saver.meta_graph import CollectionDef, MetaGraphDef, SaverDef, VariableDef
-from saver.reader import load_checkpoint
+from saver.storage.reader import load_checkpoint
 
 FEED = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
 KINDS = ["plain", "renamed", "partitioned", "sharded", "global_step"]

@@ -7,13 +7,15 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph import errors
-from graph.partitioning import fixed_size_partitioner
+from graph.base import errors
+from graph.variables.partitioning import fixed_size_partitioner
 from saver import saver as saver_lib
-from saver.bundle import BundleReader
+from saver.format.bundle import BundleReader
 from saver.saver import CheckpointNotFoundError, Saver, SaverDef
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
+from tests import TEST_DATA
+
+DATA = TEST_DATA
 
 
 @pytest.fixture
@@ -477,8 +479,8 @@ def test_object_based_slots_restore_into_tf1_names(g):
 
 def test_scoped_saver_def_names_use_tensorflows_name_scope_rules(g):
     # Saver.from_proto / to_proto go through TF's ops.prepend_name_scope / strip_name_scope (one copy, in
-    # graph.variables), which keep a control input's '^' and a colocation group's 'loc:@' in front of the scope.
-    from graph import variables
+    # graph.variables.variables), which keep a control input's '^' and a colocation group's 'loc:@' in front of the scope.
+    from graph.variables import variables
     assert saver_lib._prepend_name_scope is variables._prepend_name_scope
     assert saver_lib._strip_name_scope is variables._strip_name_scope
     assert saver_lib._prepend_name_scope("^save/restore_all", "imp/") == "^imp/save/restore_all"

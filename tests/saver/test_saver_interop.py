@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours
-from graph.partitioning import fixed_size_partitioner as our_fixed_size_partitioner
+from graph.variables.partitioning import fixed_size_partitioner as our_fixed_size_partitioner
 
 pytestmark = pytest.mark.tf
 

@@ -7,7 +7,7 @@
 
 Engines: ``atheris`` (coverage-guided libFuzzer; the input's first byte picks the target of
 tests/safety/_targets.py, the rest is its input; runs in a child process so libFuzzer's exit is
-survived), ``random`` (mutations of valid seeds, no dependencies).  Only graph.errors.OpError may
+survived), ``random`` (mutations of valid seeds, no dependencies).  Only graph.base.errors.OpError may
 escape a target; anything else, a hang (> --timeout s) or an allocation above 64 x the input size +
 32 MiB (random engine, tracemalloc) is a finding, saved under --workdir.  The last line printed is
 a JSON summary: {"engine", "seconds", "executions", "findings", "per_target"}.
@@ -42,9 +42,9 @@ def atheris_child(args) -> None:
     import atheris
     with atheris.instrument_imports(include=["saver", "graph"]):
         import _targets
-        import saver.reader  # noqa: F401
-        import saver.object_graph  # noqa: F401
-        import saver.v1  # noqa: F401
+        import saver.storage.reader  # noqa: F401
+        import saver.storage.object_graph  # noqa: F401
+        import saver.format.v1  # noqa: F401
     logging.disable(logging.CRITICAL)
     names = sorted(_targets.TARGETS)
     ws = _targets.Workspace(args.workdir)

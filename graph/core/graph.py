@@ -1,0 +1,755 @@
+"""Graph: the static dataflow graph of TensorFlow 1.x graph mode, and the default-graph stack.
+
+A Graph owns its operations (kept in creation order; ``nx_graph`` gives them as a
+networkx DiGraph whose edges are data and control dependencies, built on demand so that
+``import graph`` stays fast), the name scopes and TensorFlow's name
+uniquification, the device, colocation and control-dependency stacks applied to each
+new op, collections, the graph-level random seed, and the default-graph stack.
+Building a graph computes nothing; values live in a Session.  Operation lives in
+graph.core.operation, Tensor and convert_to_tensor in graph.core.tensor; this module re-exports
+them, as callers import them from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import re
+import threading
+from typing import Any, Iterable
+
+from graph.base import kernels
+from graph.core.operation import Operation
+from graph.core.tensor import (  # noqa: F401  (re-exported: callers import them from graph.core.graph)
+    Tensor, convert_to_tensor, is_tensor, register_tensor_conversion_function)
+
+_kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
+
+__all__ = [
+    "Graph", "Operation", "Tensor", "GraphKeys", "get_default_graph", "reset_default_graph",
+    "convert_to_tensor", "register_tensor_conversion_function", "name_scope", "control_dependencies",
+    "device", "colocate_with", "add_to_collection", "add_to_collections", "get_collection",
+    "get_collection_ref", "get_seed", "set_random_seed", "get_name_scope", "name_from_scope_name",
+    "is_tensor", "DEFAULT_GRAPH_SEED",
+]
+
+# Name validity, from tensorflow/python/framework/ops.py.
+_VALID_OP_NAME_REGEX = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME_REGEX = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAMES: set[str] = set()  # names that passed the stricter (root) check
+
+# random_seed.py: the graph seed used when only an op seed is given.
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2**31 - 1
+
+
+class GraphKeys:
+    """Standard names for graph collections (TensorFlow's GraphKeys)."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    METRIC_VARIABLES = "metric_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+    VARIABLES = GLOBAL_VARIABLES  # deprecated alias kept by TF1
+    _VARIABLE_COLLECTIONS = [
+        GLOBAL_VARIABLES, LOCAL_VARIABLES, METRIC_VARIABLES, MODEL_VARIABLES,
+        TRAINABLE_VARIABLES, MOVING_AVERAGE_VARIABLES, CONCATENATED_VARIABLES,
+        TRAINABLE_RESOURCE_VARIABLES,
+    ]
+
+
+def name_from_scope_name(name: str) -> str:
+    """Strips the trailing '/' of a scope name: 'a/b/' -> 'a/b'."""
+    return name[:-1] if (name and name[-1] == "/") else name
+
+
+class _ControlDependenciesController:
+    """One `control_dependencies` context: its control ops and the ops created inside it."""
+
+    def __init__(self, control_inputs: list[Operation] | None):
+        self.control_inputs = control_inputs or []
+        self.new_stack = control_inputs is None
+        self.seen: set[int] = set()
+
+    def op_in_group(self, op: Operation) -> bool:
+        return id(op) in self.seen
+
+
+class Graph:
+    """A TensorFlow 1.x computation graph: operations, names, devices, collections and seeds."""
+
+    def __init__(self):
+        self._nx = None  # (version, networkx.DiGraph) built on demand
+        self._ops_by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._name_stack = ""
+        self._device_stack: list = []
+        self._colocation_stack: list[Operation] = []
+        self._control_dependencies_stack: list[_ControlDependenciesController] = []
+        self._collections: dict[str, list] = {}
+        self._seed = None
+        self._finalized = False
+        self._last_id = 0
+        self._version = 0  # bumped on every structural change; sessions key their plan cache on it
+        self._unfeedable: set[int] = set()
+        self._unfetchable: set[int] = set()
+        self._lock = threading.RLock()
+        self._control_flow_context = None  # the CondContext ops are being added to (graph.ops.control_flow_ops)
+
+    # ----------------------------------------------------------------- structure
+    @property
+    def version(self) -> int:
+        """The id of the last op created (TensorFlow's Graph.version)."""
+        return self._last_id
+
+    @property
+    def finalized(self) -> bool:
+        """True once `finalize()` was called: no more ops may be added."""
+        return self._finalized
+
+    def finalize(self) -> None:
+        """Makes this graph read-only."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self) -> None:
+        self._finalized = False
+
+    def _check_not_finalized(self) -> None:
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+
+    def _changed(self) -> None:
+        self._version += 1
+
+    @property
+    def nx_graph(self):
+        """The dependency graph as a networkx DiGraph: op names as nodes (attribute ``op``), an
+        edge producer -> consumer (attribute ``control=True`` for control dependencies)."""
+        if self._nx is None or self._nx[0] != self._version:
+            import networkx as nx
+            digraph = nx.DiGraph()
+            for op in self._ops_by_name.values():
+                digraph.add_node(op._name, op=op)
+                for tensor in op._inputs:
+                    digraph.add_edge(tensor._op._name, op._name, control=False)
+                for control in op._control_inputs:
+                    digraph.add_edge(control._name, op._name, control=True)
+            self._nx = (self._version, digraph)
+        return self._nx[1]
+
+    def get_operations(self) -> list[Operation]:
+        """All ops, in creation order."""
+        return list(self._ops_by_name.values())
+
+    def _get_operation_or_none(self, name: str) -> Operation | None:
+        return self._ops_by_name.get(name)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The op called ``name``.
+
+        Raises:
+            KeyError: if there is no such op.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
+        return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor called ``name`` ('op:index').
+
+        Raises:
+            KeyError, ValueError: with TensorFlow's messages.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        return self.as_graph_element(name, allow_tensor=True, allow_operation=False)
+
+    def as_graph_element(self, obj, allow_tensor: bool = True, allow_operation: bool = True):
+        """Resolves a Tensor, Operation, object with `_as_graph_element` or name in this graph."""
+        types_str = " or ".join(
+            t for t, allowed in (("Tensor", allow_tensor), ("Operation", allow_operation)) if allowed)
+        if allow_tensor and hasattr(obj, "_as_graph_element") and not isinstance(obj, (Tensor, Operation)):
+            obj = obj._as_graph_element()
+        if isinstance(obj, str):
+            name = obj
+            if ":" in name and allow_tensor:
+                op_name, _, index = name.partition(":")
+                try:
+                    out_n = int(index)
+                except ValueError as error:
+                    raise ValueError(
+                        f"The name {name!r} looks a like a Tensor name, but is not a valid one. "
+                        "Tensor names must be of the form \"<op_name>:<output_index>\".") from error
+                op = self._ops_by_name.get(op_name)
+                if op is None:
+                    raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                                   f"The operation, {op_name!r}, does not exist in the graph.")
+                if not 0 <= out_n < len(op._outputs):
+                    raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
+                                   f"{op_name!r}, exists but only has {len(op._outputs)} outputs.")
+                return op._outputs[out_n]
+            if ":" in name and not allow_tensor:
+                raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a {types_str}.")
+            if ":" not in name and allow_operation:
+                op = self._ops_by_name.get(name)
+                if op is None:
+                    raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+                return op
+            if name in self._ops_by_name:
+                raise ValueError(
+                    f"The name {name!r} refers to an Operation, not a {types_str}. Tensor names must be of the "
+                    "form \"<op_name>:<output_index>\".")
+            raise ValueError(
+                f"The name {name!r} looks like an (invalid) Operation name, not a {types_str}. Tensor names "
+                "must be of the form \"<op_name>:<output_index>\".")
+        if isinstance(obj, Tensor) and allow_tensor:
+            if obj.graph is not self:
+                raise ValueError(f"Tensor {obj} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj.graph is not self:
+                raise ValueError(f"Operation {obj} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {types_str}.")
+
+    # ----------------------------------------------------------------- op creation
+    def create_op(self, op_type: str, inputs: Iterable[Tensor] = (), dtypes=None, input_types=None,
+                  name: str | None = None, attrs: dict[str, Any] | None = None, op_def=None,
+                  compute_shapes: bool = True, compute_device: bool = True, shapes=None,
+                  control_inputs: Iterable[Operation] = ()) -> Operation:
+        """Adds an op of type ``op_type`` and returns it.
+
+        ``dtypes``/``shapes`` give the outputs; when ``dtypes`` is None the kernel
+        registry's shape function infers them.  ``name`` ending in '/' is used as is
+        (a scope name); otherwise it is made unique under the current name scope.
+        """
+        del input_types, op_def, compute_shapes  # accepted for TF1 signature compatibility
+        if self._finalized:
+            self._check_not_finalized()
+        inputs = list(inputs)
+        for index, tensor in enumerate(inputs):
+            if type(tensor) is not Tensor and not isinstance(tensor, Tensor):
+                raise TypeError(f"Input #{index} of op {op_type!r} must be a Tensor, got {type(tensor).__name__}.")
+            if tensor._op._graph is not self:
+                raise ValueError(f"Tensor {tensor} must be from the same graph as the op being created "
+                                 f"({op_type} in {self!r}).")
+        if not name:
+            name = op_type
+        if name[-1] == "/":
+            name = name[:-1]
+        else:
+            name = self.unique_name(name)
+        if not _VALID_OP_NAME_REGEX.match(name):
+            raise ValueError(f"'{name}' is not a valid node name. Accepted names conform to Regex "
+                             f"/{_VALID_OP_NAME_REGEX.pattern}/")
+        if name in self._ops_by_name:
+            raise ValueError(f"Duplicate node name in graph: '{name}'")
+        # TF's op_def_library colocates an op with its reference-typed inputs (Assign with
+        # its variable): the op gets the variable's device and a 'loc:@' group.
+        kernel = _kernel_registry.get(op_type)
+        ref_ops = [inputs[i]._op for i in kernel.ref_inputs if i < len(inputs) and inputs[i]._dtype._is_ref_dtype] \
+            if kernel is not None and kernel.ref_inputs else None
+        with self._lock:
+            if ref_ops:  # as `with colocate_with(ref_op)` for each: its device and group; device scopes ignored
+                saved_colocation, saved_devices = self._colocation_stack, self._device_stack
+                self._colocation_stack = saved_colocation + ref_ops
+                self._device_stack = []
+            try:
+                self._last_id += 1
+                controls = self._control_dependencies_for_inputs(inputs) if self._control_dependencies_stack else []
+                if control_inputs:
+                    control_ids = {id(op) for op in controls}
+                    for op in control_inputs:
+                        op = op if isinstance(op, Operation) else self.as_graph_element(op).op
+                        if id(op) not in control_ids:
+                            control_ids.add(id(op))
+                            controls.append(op)
+                op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
+                if dtypes is None:
+                    outputs = kernels.infer_outputs(op)
+                    op._outputs = [Tensor(op, i, dtype, shape) for i, (dtype, shape) in enumerate(outputs)]
+                elif shapes is None:
+                    op._outputs = [Tensor(op, i, dtype) for i, dtype in enumerate(dtypes)]
+                else:
+                    op._outputs = [Tensor(op, i, dtype, shape) for i, (dtype, shape) in enumerate(zip(dtypes, shapes))]
+                self._add_op(op, compute_device)
+            finally:
+                if ref_ops:
+                    self._colocation_stack, self._device_stack = saved_colocation, saved_devices
+        if self._control_flow_context is not None:  # a cond branch routes outside inputs through Switch ops
+            self._control_flow_context.AddOp(op)
+        return op
+
+    def _add_op(self, op: Operation, compute_device: bool = True) -> None:
+        if compute_device and self._device_stack:
+            from graph.core import device as device_lib
+            device_lib.apply_device_stack(op, self._device_stack)
+        if self._colocation_stack:
+            groups: set[bytes] = set()
+            device_set = False
+            for colocation_op in reversed(self._colocation_stack):
+                groups.update(colocation_op.colocation_groups())
+                if colocation_op._device and not device_set:
+                    op._device = colocation_op._device
+                    device_set = True
+            op._attrs["_class"] = sorted(groups)
+        self._ops_by_name[op._name] = op
+        for tensor in op._inputs:
+            tensor._add_consumer(op)
+        for control in op._control_inputs:
+            control._add_control_output(op)
+        if self._control_dependencies_stack:
+            op_id = id(op)
+            for controller in self._control_dependencies_stack:
+                controller.seen.add(op_id)
+        self._version += 1  # self._changed(), inlined: this runs for every op created
+
+    # ----------------------------------------------------------------- names
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """Returns ``name`` under the current scope, with '_N' added if already used (as TF)."""
+        if self._name_stack:
+            name = self._name_stack + "/" + name
+        name_key = name.lower()  # TF compares names case-insensitively for uniquification
+        i = self._names_in_use.get(name_key, 0)
+        if mark_as_used:
+            self._names_in_use[name_key] = i + 1
+        if i > 0:
+            base_name_key = name_key
+            while name_key in self._names_in_use:
+                name_key = f"{base_name_key}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[name_key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    def get_name_scope(self) -> str:
+        """The current name scope, without a trailing '/'."""
+        return self._name_stack
+
+    def name_scope(self, name: str | None) -> "_NameScope":
+        """Opens a name scope; yields the scope string ending in '/' (or '' for the root)."""
+        return _NameScope(self, name)
+
+    # ----------------------------------------------------------------- devices
+    @contextlib.contextmanager
+    def device(self, device_name_or_function):
+        """Places ops created inside on a device (string, DeviceSpec, function or None)."""
+        from graph.core import device as device_lib
+        self._device_stack.append(device_lib.UserDeviceSpec(device_name_or_function))
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+
+    def colocate_with(self, op, ignore_existing: bool = False) -> "_ColocateWith":
+        """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
+        inside are ignored, as in TensorFlow."""
+        return _ColocateWith(self, op, ignore_existing)
+
+    # ----------------------------------------------------------------- control dependencies
+    def _control_dependencies_for_inputs(self, inputs: list) -> list[Operation]:
+        """The control inputs the control-dependency stack adds to an op with data ``inputs`` (Tensors or ops)."""
+        controls: list[Operation] = []
+        input_ops = None
+        seen = None
+        for controller in self._control_dependencies_stack:
+            if not controller.control_inputs:
+                continue  # a `control_dependencies(None)` frame adds nothing
+            if input_ops is None:
+                input_ops = [t._op if type(t) is Tensor else (t.op if isinstance(t, Tensor) else t) for t in inputs]
+                seen = {id(op) for op in input_ops}  # sets, not list scans: grouping 10,000 ops must stay linear
+            group = controller.seen
+            if any(id(op) in group for op in input_ops):
+                continue  # an input already carries these dependencies
+            for control in controller.control_inputs:
+                if id(control) not in seen:
+                    seen.add(id(control))
+                    controls.append(control)
+        return controls
+
+    def control_dependencies(self, control_inputs) -> "_ControlDependencies":
+        """Makes ops created inside run after ``control_inputs`` (ops, tensors or variables);
+        ``None`` clears the enclosing dependencies."""
+        return _ControlDependencies(self, control_inputs)
+
+    def _control_inputs_of(self, control_inputs) -> list[Operation]:
+        """The distinct ops of ``control_inputs`` (ops, tensors or variables), validated."""
+        ops, seen = [], set()
+        for item in control_inputs:
+            if hasattr(item, "_as_graph_element") and not isinstance(item, (Tensor, Operation)):
+                item = item._as_graph_element()
+            if isinstance(item, Tensor):
+                item = item.op
+            if not isinstance(item, Operation):
+                raise TypeError(f"Control input must be Operation or Tensor: {item!r}")
+            if item.graph is not self:
+                raise ValueError(f"Control input {item!r} is not an element of this graph.")
+            if id(item) not in seen:
+                seen.add(id(item))
+                ops.append(item)
+        return ops
+
+    # ----------------------------------------------------------------- collections
+    def add_to_collection(self, name: str, value) -> None:
+        """Appends ``value`` to the collection ``name``."""
+        self._check_not_finalized()
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value) -> None:
+        """Appends ``value`` to each collection in ``names`` (once per distinct name)."""
+        names = (names,) if isinstance(names, str) else set(names)
+        for name in names:
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, name: str) -> list:
+        """The collection list itself (mutations are visible)."""
+        if name not in self._collections:  # creating a collection modifies the graph
+            self._check_not_finalized()
+        return self._collections.setdefault(name, [])
+
+    def get_collection(self, name: str, scope: str | None = None) -> list:
+        """A copy of the collection, filtered to items whose name matches ``scope`` (re.match)."""
+        items = self._collections.get(name)
+        if items is None:
+            return []
+        if scope is None:
+            return list(items)
+        pattern = re.compile(scope)
+        return [item for item in items if hasattr(item, "name") and pattern.match(item.name)]
+
+    def get_all_collection_keys(self) -> list[str]:
+        """Names of the non-empty collections."""
+        return [key for key, items in self._collections.items() if items]
+
+    def clear_collection(self, name: str) -> None:
+        """Removes the collection ``name``."""
+        self._check_not_finalized()
+        self._collections.pop(name, None)
+
+    # ----------------------------------------------------------------- seeds, feeding
+    @property
+    def seed(self):
+        """The graph-level random seed, or None."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed) -> None:
+        self._seed = seed
+
+    def prevent_feeding(self, tensor: Tensor) -> None:
+        """Marks ``tensor`` as one a Session may not feed."""
+        self._unfeedable.add(id(tensor))
+
+    def is_feedable(self, tensor: Tensor) -> bool:
+        """False for tensors marked by `prevent_feeding`."""
+        return id(tensor) not in self._unfeedable
+
+    def prevent_fetching(self, op: Operation) -> None:
+        """Marks ``op`` (and its outputs) as not fetchable by a Session."""
+        self._unfetchable.add(id(op))
+
+    def is_fetchable(self, tensor_or_op) -> bool:
+        """False for ops marked by `prevent_fetching`, and their outputs."""
+        op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
+        return id(op) not in self._unfetchable
+
+    # ----------------------------------------------------------------- serialization
+    def as_graph_def(self, from_version=None, add_shapes: bool = False):
+        """This graph as a GraphDef message (``graph.proto.graph_def``), the form TensorFlow imports."""
+        del from_version  # every op is written; TF uses it for incremental exports
+        from graph.proto import graph_def
+        return graph_def.graph_def_of(self, add_shapes=add_shapes)
+
+    @property
+    def graph_def_versions(self):
+        """The VersionDef written into GraphDefs (producer = TF 2.21's graph version)."""
+        from graph.proto import graph_def
+        return graph_def.VersionDef(producer=graph_def.GRAPH_DEF_VERSION)
+
+    # ----------------------------------------------------------------- default graph
+    def as_default(self) -> "_DefaultGraph":
+        """Makes this graph the default graph inside the context."""
+        return _DefaultGraph(self)
+
+    def __repr__(self) -> str:
+        return f"<graph.Graph object at {id(self):#x}>"
+
+
+class _NameScope:
+    """The context of `Graph.name_scope` (a class, not a generator: ops open several scopes each)."""
+
+    __slots__ = ("_graph", "_name", "_old_stack")
+
+    def __init__(self, graph: Graph, name):
+        self._graph = graph
+        self._name = name
+
+    def __enter__(self) -> str:
+        graph, name = self._graph, self._name
+        if name:
+            if isinstance(name, bytes):
+                name = name.decode()
+            if name not in _VALID_SCOPE_NAMES:  # scope names repeat ("Assign", "read"): check each once
+                if _VALID_OP_NAME_REGEX.match(name):  # valid at the root, so valid in any scope
+                    if len(_VALID_SCOPE_NAMES) < 10_000:
+                        _VALID_SCOPE_NAMES.add(name)
+                elif not (graph._name_stack and _VALID_SCOPE_NAME_REGEX.match(name)):
+                    raise ValueError(f"'{name}' is not a valid scope name")
+        self._old_stack = graph._name_stack
+        if not name:
+            new_stack, returned = "", ""
+        elif name[-1] == "/":
+            new_stack, returned = name_from_scope_name(name), name
+        else:
+            new_stack = graph.unique_name(name)
+            returned = new_stack + "/"
+        graph._name_stack = new_stack
+        return returned
+
+    def __exit__(self, *exc_info) -> None:
+        self._graph._name_stack = self._old_stack
+
+
+class _ControlDependencies:
+    """The context of `Graph.control_dependencies` (a class, not a generator: every Variable opens one)."""
+
+    __slots__ = ("_graph", "_control_inputs", "_saved", "_controller")
+
+    def __init__(self, graph: Graph, control_inputs):
+        self._graph = graph
+        self._control_inputs = control_inputs
+
+    def __enter__(self) -> None:
+        graph = self._graph
+        if self._control_inputs is None:  # a fresh, empty stack (TF pushes an empty frame: the same effect)
+            self._saved = graph._control_dependencies_stack
+            self._controller = None
+            graph._control_dependencies_stack = []
+            return
+        self._controller = _ControlDependenciesController(graph._control_inputs_of(self._control_inputs))
+        graph._control_dependencies_stack.append(self._controller)
+
+    def __exit__(self, *exc_info) -> None:
+        if self._controller is None:
+            self._graph._control_dependencies_stack = self._saved
+        else:
+            self._graph._control_dependencies_stack.remove(self._controller)
+
+
+class _ColocateWith:
+    """The context of `Graph.colocate_with`: ``op`` joins the colocation stack; device scopes are set aside."""
+
+    __slots__ = ("_graph", "_op", "_ignore_existing", "_saved_colocation", "_saved_devices")
+
+    def __init__(self, graph: Graph, op, ignore_existing: bool):
+        self._graph = graph
+        self._op = op
+        self._ignore_existing = ignore_existing
+
+    def __enter__(self) -> None:
+        graph, op = self._graph, self._op
+        if op is not None and not isinstance(op, Operation):
+            op = convert_to_tensor(op, as_ref=True).op if not hasattr(op, "op") else op.op
+        self._saved_colocation = graph._colocation_stack
+        if self._ignore_existing:
+            graph._colocation_stack = []
+        if op is not None:
+            graph._colocation_stack = graph._colocation_stack + [op]
+        self._saved_devices = graph._device_stack
+        graph._device_stack = []
+
+    def __exit__(self, *exc_info) -> None:
+        self._graph._device_stack = self._saved_devices
+        self._graph._colocation_stack = self._saved_colocation
+
+
+class _DefaultGraph:
+    """The context of `Graph.as_default`."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: Graph):
+        self._graph = graph
+
+    def __enter__(self) -> Graph:
+        _graph_stack.stack.append(self._graph)
+        return self._graph
+
+    def __exit__(self, *exc_info) -> None:
+        _graph_stack.stack.pop()
+
+
+class _PausedGC:
+    """Pauses the cyclic garbage collector during bulk work on a graph (a Saver's build, a Session run, a
+    .meta export): its full collections would rescan every op of a 10,000-variable graph again and again.
+    Nothing is lost: what the work leaves unreachable is collected once the collector runs again."""
+
+    __slots__ = ("_was_enabled",)
+
+    def __enter__(self) -> None:
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc_info) -> None:
+        if self._was_enabled:
+            gc.enable()
+
+
+class _GraphStack(threading.local):
+    def __init__(self):
+        self.stack: list[Graph] = []
+
+
+_graph_stack = _GraphStack()
+_global_default_graph: list[Graph] = []
+
+
+def get_default_graph() -> Graph:
+    """The innermost graph of `as_default()` contexts, or the global default graph."""
+    if _graph_stack.stack:
+        return _graph_stack.stack[-1]
+    if not _global_default_graph:
+        _global_default_graph.append(Graph())
+    return _global_default_graph[0]
+
+
+def reset_default_graph() -> None:
+    """Replaces the global default graph with a new empty one.
+
+    Raises:
+        AssertionError: inside a `Graph.as_default()` context, as TensorFlow does.
+    """
+    if _graph_stack.stack:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
+                             "cleared graph, exit the nesting and create a new graph.")
+    _global_default_graph.clear()
+    from graph.runtime import session as session_lib
+    session_lib._clear_default_session_stack()
+
+
+def _graph_of(values) -> Graph:
+    """The graph of the first Tensor/Operation-like value, else the default graph."""
+    for value in values or ():
+        graph = value._op._graph if type(value) is Tensor else getattr(value, "graph", None)
+        if isinstance(graph, Graph):
+            return graph
+    return get_default_graph()
+
+
+class name_scope:  # noqa: N801 - TensorFlow's name; a class, not a generator: every op builder opens one
+    """TF1 `tf.name_scope(name, default_name, values)`: a unique scope in the graph of ``values``."""
+
+    __slots__ = ("_name", "_values", "_graph", "_scope")
+
+    def __init__(self, name, default_name=None, values=None):
+        self._name = default_name if name is None else name
+        self._values = values
+
+    def __enter__(self) -> str:
+        graph = self._graph = _graph_of(self._values)
+        _graph_stack.stack.append(graph)
+        scope = self._scope = _NameScope(graph, self._name)
+        try:
+            return scope.__enter__()
+        except BaseException:
+            _graph_stack.stack.pop()
+            raise
+
+    def __exit__(self, *exc_info) -> None:
+        try:
+            self._scope.__exit__(*exc_info)
+        finally:
+            _graph_stack.stack.pop()
+
+
+def get_name_scope() -> str:
+    """`Graph.get_name_scope` of the default graph."""
+    return get_default_graph().get_name_scope()
+
+
+def control_dependencies(control_inputs):
+    """`Graph.control_dependencies` on the default graph."""
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def device(device_name_or_function):
+    """`Graph.device` on the default graph."""
+    return get_default_graph().device(device_name_or_function)
+
+
+def colocate_with(op, ignore_existing: bool = False):
+    """`Graph.colocate_with` on the default graph."""
+    return get_default_graph().colocate_with(op, ignore_existing)
+
+
+def add_to_collection(name: str, value) -> None:
+    """`Graph.add_to_collection` on the default graph."""
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value) -> None:
+    """`Graph.add_to_collections` on the default graph."""
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(name: str, scope: str | None = None) -> list:
+    """`Graph.get_collection` of the default graph."""
+    return get_default_graph().get_collection(name, scope)
+
+
+def get_collection_ref(name: str) -> list:
+    """`Graph.get_collection_ref` of the default graph."""
+    return get_default_graph().get_collection_ref(name)
+
+
+def set_random_seed(seed) -> None:
+    """Sets the default graph's random seed."""
+    get_default_graph().seed = seed
+
+
+def get_seed(op_seed):
+    """The (graph seed, op seed) pair a random op uses, by TensorFlow's rules (random_seed.get_seed)."""
+    graph = get_default_graph()
+    global_seed = graph.seed
+    if global_seed is not None:
+        if op_seed is None:
+            # TF 2.x counts the seedless random ops of each graph (random_seed._graph_to_seed_dict).
+            op_seed = getattr(graph, "_seed_counter", 0)
+            graph._seed_counter = op_seed + 1
+        seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+    else:
+        seeds = (None, None)
+    if seeds == (0, 0):  # (0, 0) would mean "nondeterministic" to the kernels
+        seeds = (0, _MAXINT32)
+    return seeds

@@ -1,0 +1,175 @@
+"""Operation: a node of the graph, with its inputs, attrs, device and cached NodeDef bytes.
+
+An Operation is created by ``Graph.create_op`` (which also makes its output Tensors and
+links consumers); afterwards only the ``_set_*`` / ``_add_*`` / ``_update_*`` methods
+here change it (and ``Tensor.set_shape``), and each resets the NodeDef byte cache that
+``graph.proto.graph_def`` keeps.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from graph.base import kernels
+from graph.core.tensor import Tensor
+
+if TYPE_CHECKING:  # annotations only: graph.core.graph imports this module
+    from graph.core.graph import Graph
+
+__all__ = ["Operation"]
+
+
+class Operation:
+    """A node of the graph: a named op of a TensorFlow op type with inputs, attrs and outputs."""
+
+    # ``_encoded`` caches this op's NodeDef bytes for graph.proto.graph_def ([without, with] _output_shapes):
+    # whatever changes the op's name-independent content (attrs, device, data or control inputs, output
+    # shapes) must reset it to None, as the ``_set_*`` / ``_add_*`` / ``_update_*`` methods here do.
+    __slots__ = ("_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
+                 "_device", "_id", "_control_outputs", "_original_op", "_encoded", "__weakref__")
+
+    def __init__(self, graph: "Graph", name: str, op_type: str, inputs: list[Tensor],
+                 control_inputs: list["Operation"], attrs: dict[str, Any], op_id: int):
+        """Takes ``inputs`` and ``control_inputs`` as they are (Graph.create_op passes lists of its own)."""
+        self._graph = graph
+        self._name = name
+        self._type = op_type
+        self._inputs = inputs
+        self._control_inputs = control_inputs
+        self._attrs = dict(attrs)
+        self._device = ""
+        self._id = op_id
+        self._outputs: list[Tensor] = []
+        self._control_outputs: list[Operation] | tuple = ()  # a list from the first one on
+        self._original_op = None
+        self._encoded = None
+
+    @property
+    def name(self) -> str:
+        """The op's unique name in its graph."""
+        return self._name
+
+    @property
+    def type(self) -> str:
+        """TensorFlow's op type, e.g. 'VariableV2', 'Assign', 'Const'."""
+        return self._type
+
+    @property
+    def graph(self) -> "Graph":
+        """The Graph that contains this op."""
+        return self._graph
+
+    @property
+    def inputs(self) -> tuple[Tensor, ...]:
+        """The data inputs, in order."""
+        return tuple(self._inputs)
+
+    @property
+    def control_inputs(self) -> list["Operation"]:
+        """The ops that must run before this one."""
+        return list(self._control_inputs)
+
+    @property
+    def outputs(self) -> list[Tensor]:
+        """The output tensors."""
+        return list(self._outputs)
+
+    def values(self) -> tuple[Tensor, ...]:
+        """The output tensors (TF1 spelling)."""
+        return tuple(self._outputs)
+
+    @property
+    def device(self) -> str:
+        """The canonical device string assigned at construction ('' if none)."""
+        return self._device
+
+    @property
+    def node_def(self):
+        """This op as a NodeDef message (see graph.proto.graph_def)."""
+        from graph.proto import graph_def
+        return graph_def.node_def_of(self)
+
+    @property
+    def op_def(self):
+        """The registered OpKernel of this op type, or None (TF returns an OpDef proto here)."""
+        return kernels.lookup(self._type)
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        """A copy of the op's attributes as Python values."""
+        return dict(self._attrs)
+
+    def get_attr(self, name: str):
+        """Returns the value of attribute ``name``.
+
+        Raises:
+            ValueError: if the op has no such attribute (TensorFlow's wording).
+        """
+        if name not in self._attrs:
+            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.")
+        return self._attrs[name]
+
+    def _set_attr(self, name: str, value) -> None:
+        self._attrs[name] = value
+        self._encoded = None
+
+    def _set_device(self, device) -> None:
+        # TF stores the string as given (a DeviceSpec becomes its string); it canonicalizes
+        # only when merging device scopes.
+        from graph.core import device as device_lib
+        self._device = device.to_string() if device_lib.is_device_spec(device) else (device or "")
+        self._encoded = None
+
+    def _set_device_from_string(self, device_string: str) -> None:
+        self._device = device_string
+        self._encoded = None
+
+    def colocation_groups(self) -> list[bytes]:
+        """The 'loc:@name' groups this op is colocated with (itself if none)."""
+        groups = self._attrs.get("_class")
+        if groups:
+            return [g for g in groups if g.startswith(b"loc:@")]
+        return [b"loc:@" + self._name.encode()]
+
+    def _add_control_input(self, op: "Operation") -> None:
+        if op not in self._control_inputs:
+            self._control_inputs.append(op)
+            op._add_control_output(self)
+            self._encoded = None
+            self._graph._changed()
+
+    def _add_control_output(self, op: "Operation") -> None:
+        if self._control_outputs:
+            self._control_outputs.append(op)
+        else:
+            self._control_outputs = [op]
+
+    def _update_input(self, index: int, tensor: Tensor) -> None:
+        """Replaces data input ``index`` by ``tensor`` (control flow contexts reroute inputs through Switch)."""
+        old = self._inputs[index]
+        self._inputs[index] = tensor
+        old._consumers.remove(self)
+        tensor._add_consumer(self)
+        self._encoded = None
+        self._graph._changed()
+
+    def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
+        for op in ops:
+            self._add_control_input(op)
+
+    def run(self, feed_dict=None, session=None) -> None:
+        """Runs this op in ``session`` (default: the default session)."""
+        from graph.runtime import session as session_lib
+        session_lib._run_using_default_session(self, feed_dict, self._graph, session)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    def __str__(self) -> str:
+        lines = [f'name: "{self._name}"', f'op: "{self._type}"']
+        lines += [f'input: "{t._as_node_def_input()}"' for t in self._inputs]
+        lines += [f'input: "^{op._name}"' for op in self._control_inputs]
+        if self._device:
+            lines.append(f'device: "{self._device}"')
+        return "\n".join(lines) + "\n"
+

@@ -1,0 +1,525 @@
+"""Core op builders: constants and value conversion, placeholders, identity, no_op, group, fills.
+
+Each builder creates the op TensorFlow 1.x creates (same op type, attr names, name and
+name-scope structure) and registers its kernel in ``graph.base.kernels``.  Python and numpy
+values become ``Const`` ops through the conversion function registered here, with
+TensorFlow's dtype rules: Python floats become float32, Python ints int32 (int64 if they
+do not fit), numpy arrays keep their dtype.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import errors
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.core.graph import Operation, Tensor, convert_to_tensor, name_scope
+from graph.base.shapes import Dimension, TensorShape, as_shape
+
+__all__ = [
+    "constant", "placeholder", "placeholder_with_default", "identity", "no_op", "group", "tuple",
+    "with_dependencies", "zeros", "ones", "fill", "zeros_like", "ones_like", "convert_to_tensor",
+    "make_ndarray", "constant_value", "constant_value_as_shape", "stop_gradient",
+]
+
+_builtin_tuple = tuple
+_SMALL_CONSTANT = 1000  # array_ops._constant_if_small: below this many elements zeros/ones are a Const
+
+
+# ----------------------------------------------------------------- Python / numpy value -> ndarray
+def _type_error(dtype, value):
+    return TypeError(f"Expected {dtype.name}, but got {value} of type '{type(value).__name__}'.")
+
+
+def _check_compatible(values, dtype) -> None:
+    """TensorFlow's _AssertCompatible: Python elements must fit the requested dtype's kind."""
+    if isinstance(values, (list, _builtin_tuple)):
+        for item in values:
+            _check_compatible(item, dtype)
+        return
+    if values is None:
+        raise _type_error(dtype, values)
+    if isinstance(values, (np.ndarray, np.generic)):
+        return
+    if dtype.is_bool:
+        ok = isinstance(values, bool)
+    elif dtype.base_dtype == dtypes_lib.string:
+        ok = isinstance(values, (bytes, str))
+    elif dtype.is_integer or dtype.is_quantized:
+        ok = isinstance(values, numbers.Integral) and not isinstance(values, bool)
+    elif dtype.is_floating:
+        ok = isinstance(values, numbers.Real) and not isinstance(values, bool)
+    elif dtype.is_complex:
+        ok = isinstance(values, numbers.Number) and not isinstance(values, bool)
+    else:
+        ok = True
+    if not ok:
+        raise _type_error(dtype, values)
+
+
+def _encode_strings(array: np.ndarray) -> np.ndarray:
+    out = np.empty(array.shape, dtype=object)
+    flat_in, flat_out = array.reshape(-1), out.reshape(-1)
+    for index, item in enumerate(flat_in):
+        flat_out[index] = item.encode("utf-8") if isinstance(item, str) else bytes(item)
+    return out
+
+
+class _NotATensorProtoError(TypeError, AttributeError):
+    """``make_ndarray`` got something that is not a TensorProto (TF raises AttributeError there)."""
+
+
+def make_ndarray(tensor) -> np.ndarray:
+    """The value of a ``TensorProto`` as an ndarray (``tf.make_ndarray``).
+
+    Args:
+        tensor: a ``graph.proto.graph_def.TensorProto`` (e.g. ``op.node_def.attr["value"].tensor``), or a real protobuf
+            ``tensorflow.TensorProto`` message, which is read through its serialized bytes.
+    Raises:
+        TypeError: if ``tensor`` is not a TensorProto (also an AttributeError, which is what TF raises).
+    """
+    from graph.proto import graph_def  # lazily: graph_def is only needed for protos
+    if not isinstance(tensor, graph_def.TensorProto):
+        descriptor = getattr(tensor, "DESCRIPTOR", None)
+        if getattr(descriptor, "full_name", None) != "tensorflow.TensorProto":
+            raise _NotATensorProtoError(
+                f"make_ndarray expects a TensorProto, got {tensor!r} of type '{type(tensor).__name__}'; "
+                "use numpy.asarray for Python values.")
+        tensor = graph_def.TensorProto.from_bytes(tensor.SerializeToString())
+    return graph_def.ndarray_of(tensor)
+
+
+def _to_ndarray(value, dtype=None) -> np.ndarray:
+    """Converts a Python or numpy value to the ndarray a ``Const`` of ``dtype`` holds (TF's rules).
+
+    Raises:
+        TypeError: if an element does not fit ``dtype`` ("Expected int32, but got 1.5 of type 'float'.").
+        ValueError: for ragged nested lists.
+    """
+    dtype = None if dtype is None else dtypes_lib.as_dtype(dtype).base_dtype
+    if isinstance(value, (np.ndarray, np.generic)):
+        array = np.asarray(value)
+        if array.dtype.kind in "SUO" or (dtype is not None and dtype == dtypes_lib.string):
+            return _encode_strings(array)
+        if dtype is not None and array.dtype != dtype.numpy_dtype:
+            if dtype.is_integer and array.dtype.kind == "f":
+                raise _type_error(dtype, value)
+            array = array.astype(dtype.numpy_dtype)
+        return array
+    if dtype is not None:
+        _check_compatible(value, dtype)
+        if dtype == dtypes_lib.string:
+            return _encode_strings(np.array(value, dtype=object))
+        try:
+            return np.array(value, dtype=dtype.numpy_dtype)
+        except OverflowError as error:
+            raise ValueError(f"Value {value!r} does not fit in {dtype.name}.") from error
+    if isinstance(value, (bytes, str)):
+        return _encode_strings(np.array(value, dtype=object))
+    try:
+        array = np.array(value)
+    except ValueError as error:
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {value!r}") from error
+    if array.dtype == object:
+        if any(not isinstance(x, (bytes, str)) for x in array.reshape(-1)):
+            raise TypeError(f"Failed to convert elements of {value!r} to Tensor. "
+                            "Consider casting elements to a supported type.")
+        return _encode_strings(array)
+    if array.dtype.kind in "SU":
+        return _encode_strings(array)
+    if array.dtype == np.float64:  # Python floats default to float32 in TensorFlow
+        return array.astype(np.float32)
+    if array.dtype == np.int64:  # Python ints default to int32 unless that loses precision
+        down = array.astype(np.int32)
+        return down if np.array_equal(down, array) else array
+    return array
+
+
+def _scoped_op(graph, op_type: str, inputs, dtypes=None, name: str | None = None, attrs=None, shapes=None):
+    """Creates an op inside ``name_scope(name or op_type)``, as TF's op_def_library does, so that ops a
+    control-flow context adds for its inputs (Switch) are named under it (``cond/read/Switch``)."""
+    with graph.as_default(), graph.name_scope(name or op_type) as scope:
+        return graph.create_op(op_type, inputs, dtypes, name=scope, attrs=attrs, shapes=shapes)
+
+
+# ----------------------------------------------------------------- Const
+def _infer_const(op):
+    value = op._attrs["value"]
+    return [(op._attrs["dtype"], TensorShape(value.shape))]
+
+
+def _compute_const(ctx, op, inputs):
+    return op._attrs["value"]
+
+
+kernels.register("Const", infer=_infer_const, compute=_compute_const)
+
+
+def constant(value, dtype=None, shape=None, name: str = "Const", verify_shape: bool = False) -> Tensor:
+    """Creates a ``Const`` op holding ``value`` (broadcast or reshaped to ``shape`` if given).
+
+    Raises:
+        TypeError: if ``value`` does not fit ``dtype``, or ``shape`` does not fit and ``verify_shape``.
+    """
+    array = _to_ndarray(value, dtype)
+    dtype = dtypes_lib.as_dtype(dtype).base_dtype if dtype is not None else dtypes_lib.as_dtype(array.dtype)
+    if shape is not None:
+        shape = as_shape(shape)
+        if not shape.is_fully_defined():
+            raise ValueError(f"Cannot create a constant of partially known shape {shape}.")
+        dims = _builtin_tuple(shape.as_list())
+        if verify_shape and array.shape != dims:
+            raise TypeError(f"Expected Tensor's shape: {dims}, got {array.shape}.")
+        if array.shape != dims:
+            if array.size == 1:
+                array = np.full(dims, array.reshape(-1)[0], dtype=array.dtype)
+            elif array.size == int(np.prod(dims, dtype=np.int64)):
+                array = array.reshape(dims)
+            else:
+                raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} "
+                                f"(converted from {value!r}) has {array.size} elements, but got `shape` "
+                                f"{shape} with {int(np.prod(dims))} elements).")
+    return _const(np.array(array, copy=True), dtype, name)
+
+
+def _const(array: np.ndarray, dtype: dtypes_lib.DType, name: str) -> Tensor:
+    """A ``Const`` op holding ``array`` (which it takes over, read-only) of ``dtype``."""
+    array.setflags(write=False)
+    graph = graph_lib.get_default_graph()
+    op = graph.create_op("Const", [], [dtype], name=name, attrs={"value": array, "dtype": dtype},
+                         shapes=[TensorShape(array.shape)])
+    return op._outputs[0]
+
+
+def _constant_conversion(value, dtype=None, name=None, as_ref=False):
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _shape_conversion(value, dtype=None, name=None, as_ref=False):
+    shape = as_shape(value)
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    dims = shape.as_list()
+    if dtype is None:
+        dtype = dtypes_lib.int64 if any(d >= 2**31 for d in dims) else dtypes_lib.int32
+    return constant(dims, dtype=dtype, name=name or "Const")
+
+
+def _dimension_conversion(value, dtype=None, name=None, as_ref=False):
+    if value.value is None:
+        raise ValueError("Cannot convert an unknown Dimension to a Tensor: ?")
+    return constant(value.value, dtype=dtype or dtypes_lib.int32, name=name or "Const")
+
+
+graph_lib.register_tensor_conversion_function(
+    (list, _builtin_tuple, numbers.Number, bool, bytes, str, np.ndarray, np.generic), _constant_conversion, 100)
+graph_lib.register_tensor_conversion_function(TensorShape, _shape_conversion, 100)
+graph_lib.register_tensor_conversion_function(Dimension, _dimension_conversion, 100)
+
+
+def constant_value(tensor):
+    """The value of ``tensor`` if it is known at graph-build time (a Const, or a simple function of one), else None."""
+    if not isinstance(tensor, Tensor):
+        return None
+    op = tensor.op
+    if op.type == "Const":
+        return op._attrs["value"]
+    if op.type == "Shape":
+        shape = op._inputs[0].shape
+        if shape.is_fully_defined():
+            return np.array(shape.as_list(), dtype=op._attrs["out_type"].numpy_dtype)
+    if op.type == "Size":
+        shape = op._inputs[0].shape
+        if shape.is_fully_defined():
+            return np.array(shape.num_elements(), dtype=op._attrs["out_type"].numpy_dtype)
+    if op.type == "Rank":
+        if op._inputs[0].shape.ndims is not None:
+            return np.array(op._inputs[0].shape.ndims, dtype=np.int32)
+    if op.type in ("Identity", "StopGradient"):
+        return constant_value(op._inputs[0])
+    if op.type == "Cast":
+        value = constant_value(op._inputs[0])
+        return None if value is None else value.astype(op._attrs["DstT"].numpy_dtype)
+    if op.type == "Pack":
+        values = [constant_value(t) for t in op._inputs]
+        if any(v is None for v in values):
+            return None
+        return np.stack(values, axis=op._attrs["axis"])
+    if op.type == "ConcatV2":
+        values = [constant_value(t) for t in op._inputs]
+        if any(v is None for v in values):
+            return None
+        return np.concatenate(values[:-1], axis=int(values[-1]))
+    return None
+
+
+def constant_value_as_shape(tensor) -> TensorShape:
+    """The static shape a 1-D shape tensor describes, as far as it is known at build time (-1 -> unknown)."""
+    if tensor.shape.ndims == 0:
+        value = constant_value(tensor)
+        if value is None:
+            return TensorShape(None)
+        return TensorShape([None if int(value) < 0 else int(value)])
+    value = constant_value(tensor)
+    if value is not None:
+        return TensorShape([None if d < 0 else int(d) for d in value.tolist()])
+    op = tensor.op
+    if op.type == "Shape":
+        return op._inputs[0].shape
+    if op.type == "Pack":
+        dims = []
+        for item in op._inputs:
+            item_value = constant_value(item)
+            dims.append(None if item_value is None or int(item_value) < 0 else int(item_value))
+        return TensorShape(dims)
+    if op.type == "ConcatV2":
+        result = TensorShape([])
+        for item in op._inputs[:-1]:
+            result = result.concatenate(constant_value_as_shape(item))
+        return result
+    if tensor.shape.ndims == 1 and tensor.shape[0].value is not None:
+        return TensorShape([None] * tensor.shape[0].value)
+    return TensorShape(None)
+
+
+# ----------------------------------------------------------------- Placeholder
+def _infer_placeholder(op):
+    return [(op._attrs["dtype"], op._attrs["shape"])]
+
+
+def _compute_placeholder(ctx, op, inputs):
+    dtype = op._attrs["dtype"]
+    shape = op._attrs["shape"]
+    detail = f" and shape {shape.message_string()}" if shape.ndims is not None else ""
+    raise errors.InvalidArgumentError(
+        None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype {dtype.message_name}{detail}")
+
+
+kernels.register("Placeholder", infer=_infer_placeholder, compute=_compute_placeholder)
+
+
+def placeholder(dtype, shape=None, name: str | None = None) -> Tensor:
+    """A ``Placeholder`` of ``dtype`` and (possibly partial) ``shape`` that must be fed."""
+    dtype = dtypes_lib.as_dtype(dtype).base_dtype
+    shape = as_shape(shape)
+    op = graph_lib.get_default_graph().create_op(
+        "Placeholder", [], [dtype], name=name or "Placeholder", attrs={"dtype": dtype, "shape": shape},
+        shapes=[shape])
+    return op._outputs[0]
+
+
+kernels.register("PlaceholderWithDefault", infer=_infer_placeholder,
+                 compute=lambda ctx, op, inputs: inputs[0])
+
+
+def placeholder_with_default(input, shape, name: str | None = None) -> Tensor:
+    """A ``PlaceholderWithDefault``: ``input`` unless the output is fed (a value of ``shape``)."""
+    value = convert_to_tensor(input)
+    shape = as_shape(shape)
+    if not value.shape.is_compatible_with(shape):
+        raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
+    graph = value.graph
+    op = _scoped_op(graph, "PlaceholderWithDefault", [value], [value.dtype.base_dtype],
+                    name=name or "PlaceholderWithDefault",
+                    attrs={"dtype": value.dtype.base_dtype, "shape": shape}, shapes=[shape])
+    return op._outputs[0]
+
+
+# ----------------------------------------------------------------- Identity, NoOp, group
+def _infer_like_input(op):
+    source = op._inputs[0]
+    return [(source.dtype.base_dtype, source.shape)]
+
+
+kernels.register("Identity", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
+kernels.register("StopGradient", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
+kernels.register("NoOp", infer=lambda op: [], compute=lambda ctx, op, inputs: [])
+
+
+def _pass_through(op_type: str, input, name: str | None) -> Tensor:
+    """An ``op_type`` op (Identity, StopGradient) forwarding ``input``'s value, dtype and shape."""
+    value = convert_to_tensor(input)
+    op = _scoped_op(value.graph, op_type, [value], [value.dtype.base_dtype], name=name or op_type,
+                    attrs={"T": value.dtype.base_dtype}, shapes=[value.shape])
+    return op._outputs[0]
+
+
+def identity(input, name: str | None = None) -> Tensor:
+    """An ``Identity`` of ``input`` (reads a variable's value when given a ref)."""
+    return _pass_through("Identity", input, name)
+
+
+def stop_gradient(input, name: str | None = None) -> Tensor:
+    """A ``StopGradient`` of ``input`` (an identity here: there are no gradients)."""
+    return _pass_through("StopGradient", input, name)
+
+
+def no_op(name: str | None = None) -> Operation:
+    """A ``NoOp``: does nothing; its control inputs give it meaning."""
+    return graph_lib.get_default_graph().create_op("NoOp", [], [], name=name or "NoOp")
+
+
+def _as_op(value) -> Operation:
+    if hasattr(value, "_as_graph_element") and not isinstance(value, (Tensor, Operation)):
+        value = value._as_graph_element()
+    if isinstance(value, Tensor):
+        return value.op
+    if isinstance(value, Operation):
+        return value
+    if hasattr(value, "op") and isinstance(value.op, Operation):
+        return value.op
+    raise TypeError(f"Expected an Operation or Tensor, got {value!r} of type {type(value).__name__}.")
+
+
+def group(*inputs, **kwargs) -> Operation:
+    """A ``NoOp`` named ``group_deps`` that runs after all ``inputs`` (one NoOp per device first, as TF)."""
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise ValueError("Unknown keyword arguments: " + ", ".join(kwargs))
+    flat = []
+    for item in inputs:
+        if isinstance(item, (list, _builtin_tuple, set)) and not hasattr(item, "_as_graph_element"):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    ops_list = [_as_op(item) for item in flat if item is not None]
+    with name_scope(name, "group_deps", ops_list) as scope:
+        if not ops_list:
+            return no_op(name=scope)
+        by_device: dict[str, list[Operation]] = {}
+        for op in ops_list:
+            by_device.setdefault(op.device, []).append(op)
+        if len(by_device) == 1:
+            (device, deps), = by_device.items()
+            with graph_lib.device(device), graph_lib.control_dependencies(deps):
+                return no_op(name=scope)
+        per_device = []
+        for device in sorted(by_device):  # op.device is always a string ('' for none)
+            with graph_lib.device(device), graph_lib.control_dependencies(by_device[device]):
+                per_device.append(no_op())
+        with graph_lib.control_dependencies(per_device):
+            return no_op(name=scope)
+
+
+def with_dependencies(dependencies, output_tensor, name: str | None = None) -> Tensor:
+    """``output_tensor`` through an Identity that runs after ``dependencies`` (TF's control_flow_ops)."""
+    dependencies = list(dependencies)
+    with name_scope(name, "control_dependency", dependencies + [output_tensor]) as scope:
+        with graph_lib.colocate_with(output_tensor):
+            with graph_lib.control_dependencies(dependencies):
+                return identity(convert_to_tensor(output_tensor), name=scope)
+
+
+def tuple(tensors, name: str | None = None, control_inputs=None) -> list:
+    """The ``tensors``, each gated to be available only after all of them are computed (TF's tf.tuple)."""
+    tensors = list(tensors)
+    with name_scope(name, "tuple", [t for t in tensors if t is not None]):
+        gating = [t.op for t in tensors if t is not None]
+        if control_inputs:
+            for control in control_inputs:
+                gating.append(_as_op(control))
+        gating = sorted(set(gating), key=lambda op: op._id)
+        if not gating:
+            raise ValueError("Must have at least one Tensor: %s" % tensors)
+        gate = group(*gating)
+        return [None if t is None else with_dependencies([gate], t) for t in tensors]
+
+
+# ----------------------------------------------------------------- Fill, zeros, ones
+def _infer_fill(op):
+    dims, value = op._inputs
+    shape = constant_value_as_shape(dims) if dims.shape.ndims == 1 else TensorShape(None)
+    return [(value.dtype.base_dtype, shape)]
+
+
+def _compute_fill(ctx, op, inputs):
+    dims, value = inputs
+    dims = np.asarray(dims)
+    if dims.ndim != 1:
+        raise errors.InvalidArgumentError(None, op, f"dims must be a vector, got shape {list(dims.shape)}")
+    if np.ndim(value) != 0:
+        raise errors.InvalidArgumentError(None, op, f"value must be a scalar, got shape {list(np.shape(value))}")
+    return np.full(_builtin_tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype)
+
+
+kernels.register("Fill", infer=_infer_fill, compute=_compute_fill, default_attrs={"index_type": dtypes_lib.int32})
+
+
+def fill(dims, value, name: str | None = None) -> Tensor:
+    """A ``Fill`` op: a tensor of shape ``dims`` filled with scalar ``value`` (inputs ``Fill/dims``, ``Fill/value``)."""
+    graph = graph_lib._graph_of([dims, value])
+    with graph.as_default(), graph.name_scope(name or "Fill") as scope:
+        dims = convert_to_tensor(dims, name="dims", preferred_dtype=dtypes_lib.int32)
+        value = convert_to_tensor(value, name="value")
+        return graph.create_op("Fill", [dims, value], name=scope,
+                               attrs={"T": value.dtype.base_dtype, "index_type": dims.dtype.base_dtype})._outputs[0]
+
+
+def _static_dims(shape):
+    """The dims of ``shape`` if it is a fully known list/TensorShape (not a Tensor), else None."""
+    if isinstance(shape, Tensor):
+        return None
+    try:
+        shape = as_shape(shape)
+    except (TypeError, ValueError):
+        return None
+    return shape.as_list() if shape.is_fully_defined() else None
+
+
+def _filled(value, shape, dtype, name, default_name):
+    dtype = dtypes_lib.as_dtype(dtype).base_dtype
+    with name_scope(name, default_name, [shape] if isinstance(shape, Tensor) else []) as scope:
+        dims = _static_dims(shape)
+        if dims is not None and math.prod(dims) < _SMALL_CONSTANT:  # exact Python ints: no int64 overflow
+            return _const(np.full(dims, value, dtype=dtype.numpy_dtype) if dtype != dtypes_lib.string
+                          else np.full(dims, b"", dtype=object), dtype, scope)
+        if dims is not None:
+            shape = constant(dims, dtype=dtypes_lib.int64 if any(d >= 2**31 for d in dims) else dtypes_lib.int32,
+                             name="shape_as_tensor")
+        else:
+            shape = convert_to_tensor(shape, dtype=None, preferred_dtype=dtypes_lib.int32)
+        filler = constant(value if dtype != dtypes_lib.string else b"", dtype=dtype)
+        return fill(shape, filler, name=scope)
+
+
+def zeros(shape, dtype=dtypes_lib.float32, name: str | None = None) -> Tensor:
+    """A tensor of zeros: a Const named ``zeros`` if small, else ``Fill``."""
+    return _filled(False if dtypes_lib.as_dtype(dtype).is_bool else 0, shape, dtype, name, "zeros")
+
+
+def ones(shape, dtype=dtypes_lib.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones: a Const named ``ones`` if small, else ``Fill``."""
+    return _filled(True if dtypes_lib.as_dtype(dtype).is_bool else 1, shape, dtype, name, "ones")
+
+
+kernels.register("ZerosLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.zeros_like(inputs[0]))
+kernels.register("OnesLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.ones_like(inputs[0]))
+
+
+def zeros_like(tensor, dtype=None, name: str | None = None, optimize: bool = True) -> Tensor:
+    """Zeros with the shape of ``tensor`` (a Const if the shape is known, else ``ZerosLike``)."""
+    with name_scope(name, "zeros_like", [tensor]) as scope:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        if optimize and tensor.shape.is_fully_defined():
+            return zeros(tensor.shape, dtype=dtype or tensor.dtype, name=scope)
+        if dtype is not None and dtypes_lib.as_dtype(dtype) != tensor.dtype.base_dtype:
+            from graph.ops import array_ops
+            return zeros(array_ops.shape(tensor), dtype=dtype, name=scope)
+        op = tensor.graph.create_op("ZerosLike", [tensor], name=scope, attrs={"T": tensor.dtype.base_dtype})
+        return op._outputs[0]
+
+
+def ones_like(tensor, dtype=None, name: str | None = None, optimize: bool = True) -> Tensor:
+    """Ones with the shape of ``tensor`` (``ones_like/Shape`` + Fill, as TF 1.x graph mode builds it)."""
+    with name_scope(name, "ones_like", [tensor]) as scope:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        from graph.ops import array_ops
+        shape = array_ops.shape_internal(tensor, optimize=optimize)
+        result = ones(shape, dtype=dtype or tensor.dtype.base_dtype, name=scope)
+        result.set_shape(tensor.shape)
+        return result

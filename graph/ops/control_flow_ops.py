@@ -1,0 +1,392 @@
+"""TF1 conditional control flow: Switch/RefSwitch/Merge ops, CondContext and ``cond``.
+
+``cond(pred, true_fn, false_fn)`` is built as TensorFlow 1.x builds it (v2 control flow
+disabled): ``cond/Switch`` of the predicate, pivots ``cond/switch_t`` and ``cond/switch_f``,
+``cond/pred_id``; each branch is built inside a ``CondContext`` that routes every tensor
+from outside the branch through a ``Switch`` (named under the consuming op's scope, e.g.
+``cond/add/Switch``) and makes input-less ops depend on the pivot; the results meet in
+``cond/Merge`` ops.  In a Session only the taken branch is live: the Switch's other
+output is dead and deadness propagates (graph.runtime.session executes it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.ops import constant_ops as ops
+from graph.core.graph import GraphKeys, Operation, Tensor, convert_to_tensor, name_scope
+from graph.runtime.session import DEAD
+from graph.base.shapes import TensorShape
+
+__all__ = ["cond", "switch", "merge", "ref_switch", "with_dependencies", "group", "tuple", "no_op", "CondContext"]
+
+group = ops.group
+tuple = ops.tuple
+no_op = ops.no_op
+with_dependencies = ops.with_dependencies
+_builtin_tuple = type(())
+
+
+# ----------------------------------------------------------------- kernels
+def _infer_switch(op):
+    data, pred = op._inputs
+    if pred.shape.ndims not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.ndims} for '{op.name}' (Switch).")
+    return [(data.dtype, data.shape), (data.dtype, data.shape)]
+
+
+def _compute_switch(ctx, op, inputs):
+    data, pred = inputs
+    return [DEAD, data] if bool(pred) else [data, DEAD]
+
+
+def _infer_merge(op):
+    first = op._inputs[0]
+    shape = first.shape
+    for tensor in op._inputs[1:]:
+        other = tensor.shape
+        if shape.ndims is None or other.ndims is None or shape.ndims != other.ndims:
+            shape = TensorShape(None)
+            break
+        shape = TensorShape([a if a == b else None for a, b in zip(shape.as_list(), other.as_list())])
+    return [(first.dtype, shape), (dtypes_lib.int32, TensorShape([]))]
+
+
+def _compute_merge(ctx, op, inputs):
+    for index, value in enumerate(inputs):
+        if value is not DEAD:
+            return [value, np.array(index, dtype=np.int32)]
+    return [DEAD, DEAD]
+
+
+kernels.register("Switch", infer=_infer_switch, compute=_compute_switch)
+kernels.register("RefSwitch", infer=_infer_switch, compute=_compute_switch, ref_inputs=(0,))
+kernels.register("Merge", infer=_infer_merge, compute=_compute_merge)
+kernels.register("RefMerge", infer=_infer_merge, compute=_compute_merge, ref_inputs=(0,))
+
+
+# ----------------------------------------------------------------- builders
+def switch(data, pred, dtype=None, name: str | None = None):
+    """``(output_false, output_true)``: ``data`` forwarded to the output chosen by ``pred`` (``Switch``)."""
+    with name_scope(name, "Switch", [data, pred]) as scope:
+        data = convert_to_tensor(data, dtype=dtype, name="data", as_ref=True)
+        pred = convert_to_tensor(pred, name="pred")
+        op = data.graph.create_op("Switch", [data, pred], name=scope, attrs={"T": data.dtype.base_dtype})
+        return op._outputs[0], op._outputs[1]
+
+
+def ref_switch(data, pred, name: str | None = None):
+    """``Switch`` for a ref (variable) input, keeping the ref (``RefSwitch``)."""
+    with name_scope(name, "RefSwitch", [data, pred]) as scope:
+        data = convert_to_tensor(data, name="data", as_ref=True)
+        pred = convert_to_tensor(pred, name="pred")
+        op = data.graph.create_op("RefSwitch", [data, pred], name=scope, attrs={"T": data.dtype.base_dtype})
+        return op._outputs[0], op._outputs[1]
+
+
+def _switch_ref_or_tensor(data, pred, name: str = "Switch"):
+    data = convert_to_tensor(data, name="data")
+    with graph_lib.colocate_with(data, ignore_existing=True):
+        if data.dtype._is_ref_dtype:
+            return ref_switch(data, pred, name=name)
+        return switch(data, pred, name=name)
+
+
+def merge(inputs, name: str | None = None):
+    """``(output, value_index)``: the one live input (``Merge``; ``RefMerge`` if all are refs)."""
+    if any(inp is None for inp in inputs):
+        raise ValueError("At least one of the merge inputs is None: %s" % inputs)
+    with name_scope(name, "Merge", inputs) as scope:
+        inputs = [convert_to_tensor(inp, as_ref=True) for inp in inputs]
+        op_type = "RefMerge" if all(t.dtype._is_ref_dtype for t in inputs) else "Merge"
+        dtype = inputs[0].dtype.base_dtype
+        for tensor in inputs[1:]:
+            if tensor.dtype.base_dtype != dtype:
+                raise TypeError(f"Inputs to {op_type} must have the same dtype: {dtype.name} vs "
+                                f"{tensor.dtype.base_dtype.name}")
+        op = inputs[0].graph.create_op(op_type, inputs, name=scope, attrs={"N": len(inputs), "T": dtype})
+        return op._outputs[0], op._outputs[1]
+
+
+# ----------------------------------------------------------------- CondContext
+class CondContext:
+    """The control-flow context of one branch of a ``cond``: its predicate, pivot and branch index."""
+
+    def __init__(self, pred: Tensor, pivot: Tensor, branch: int, name: str = "cond_text"):
+        graph = graph_lib.get_default_graph()
+        self._graph = graph
+        self._outer_context = graph._control_flow_context
+        self._context_stack: list = []
+        self._values: set[str] = set()
+        self._external_values: dict[str, Tensor] = {}
+        self._pred = pred
+        self._pivot = pivot
+        self._branch = branch
+        self._name = graph.unique_name(name)
+        self._values.add(pred.name)
+        self._external_values[pred.name] = pred
+        self._values.add(pivot.name)
+        _set_context(pivot.op, self)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def pred(self) -> Tensor:
+        return self._pred
+
+    @property
+    def pivot(self) -> Tensor:
+        return self._pivot
+
+    @property
+    def branch(self) -> int:
+        return self._branch
+
+    @property
+    def outer_context(self):
+        return self._outer_context
+
+    def Enter(self) -> None:
+        """Makes this the graph's current control-flow context."""
+        self._context_stack.append(self._graph._control_flow_context)
+        self._graph._control_flow_context = self
+
+    def Exit(self) -> None:
+        """Restores the previous control-flow context."""
+        self._graph._control_flow_context = self._context_stack.pop()
+
+    def AddName(self, name: str) -> None:
+        self._values.add(name)
+
+    def AddInnerOp(self, op: Operation) -> None:
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(op)
+
+    def AddValue(self, val: Tensor) -> Tensor:
+        """``val`` as seen inside this branch: through a Switch if it comes from outside."""
+        if val.name in self._values:
+            result = self._external_values.get(val.name)
+            return val if result is None else result
+        result = val
+        self._values.add(val.name)
+        if self._outer_context is not None:
+            result = self._outer_context.AddValue(val)
+            self._values.add(result.name)
+            self._external_values[result.name] = result
+        graph = self._graph
+        saved = graph._control_flow_context
+        graph._control_flow_context = None  # TF creates the Switch under control_dependencies(None)
+        try:
+            with graph.control_dependencies(None):
+                result = _switch_ref_or_tensor(result, self._pred)[self._branch]
+        finally:
+            graph._control_flow_context = saved
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(result.op)
+        graph.prevent_fetching(result.op)
+        _set_context(result.op, self)
+        context = self
+        while context is not None:
+            context._values.add(result.name)
+            context = context._outer_context
+        self._external_values[val.name] = result
+        return result
+
+    def AddOp(self, op: Operation) -> None:
+        """Adds a newly created ``op`` to this branch (TF's CondContext._AddOpInternal)."""
+        _set_context(op, self)
+        if not op._inputs:
+            if not any(_op_in_context(control, self) for control in op._control_inputs):
+                op._add_control_input(self._pivot.op)
+        else:
+            for index, tensor in enumerate(list(op._inputs)):
+                real = self.AddValue(tensor)
+                if real is not tensor:
+                    op._update_input(index, real)
+        names = [t.name for t in op._outputs]
+        context = self
+        while context is not None:
+            context._values.update(names)
+            context = context._outer_context
+        op.graph.prevent_fetching(op)
+        if self._outer_context is not None:
+            self._outer_context.AddInnerOp(op)
+
+    def _process_output_tensor(self, val: Tensor) -> Tensor:
+        real_val = val
+        if val.name not in self._values:  # `lambda: x`: an outside tensor returned as is
+            self._values.add(val.name)
+            if self._outer_context is not None:
+                real_val = self._outer_context.AddValue(val)
+                self._values.add(real_val.name)
+                self._external_values[real_val.name] = real_val
+            real_val = _switch_ref_or_tensor(real_val, self._pred)[self._branch]
+            self._external_values[val.name] = real_val
+        else:
+            external = self._external_values.get(val.name)
+            if external is not None:
+                real_val = external
+        return real_val
+
+    def _build_cond_tensor(self, value):
+        if isinstance(value, Operation):
+            return ops.with_dependencies([value], self._pivot)
+        return self._process_output_tensor(convert_to_tensor(value))
+
+    def BuildCondBranch(self, fn):
+        """Calls ``fn`` inside this context; returns (its result, the flat branch tensors)."""
+        original = fn()
+        if original is None:
+            return None, None
+        result = _map_structure(self._build_cond_tensor, original)
+        if not isinstance(result, (list, _builtin_tuple)):
+            result = [result]
+        return original, result
+
+    def ExitResult(self, result) -> None:
+        if self._outer_context is not None:
+            for tensor in _flatten(result):
+                self._outer_context.AddName(tensor.name)
+
+    def __repr__(self) -> str:
+        return f"<CondContext {self._name} branch={self._branch} pred={self._pred.name}>"
+
+
+def _set_context(op: Operation, context) -> None:
+    contexts = op.graph.__dict__.setdefault("_op_control_flow_contexts", {})
+    contexts[op.name] = context
+
+
+def _get_context(op: Operation):
+    return op.graph.__dict__.get("_op_control_flow_contexts", {}).get(op.name)
+
+
+def _op_in_context(op: Operation, context) -> bool:
+    current = _get_context(op)
+    while current is not None:
+        if current is context:
+            return True
+        current = current._outer_context
+    return False
+
+
+# ----------------------------------------------------------------- nested structures
+def _flatten(structure) -> list:
+    if isinstance(structure, dict):
+        return [item for key in sorted(structure) for item in _flatten(structure[key])]
+    if isinstance(structure, (list, _builtin_tuple)):
+        return [item for part in structure for item in _flatten(part)]
+    return [structure]
+
+
+def _map_structure(function, structure):
+    return _pack_as(structure, [function(item) for item in _flatten(structure)])
+
+
+def _pack_as(structure, flat: list):
+    iterator = iter(flat)
+
+    def build(node):
+        if isinstance(node, dict):
+            return type(node)((key, build(node[key])) for key in sorted(node))
+        if isinstance(node, (list, _builtin_tuple)):
+            items = [build(part) for part in node]
+            if hasattr(node, "_fields"):
+                return type(node)(*items)
+            return type(node)(items)
+        return next(iterator)
+    return build(structure)
+
+
+def _structure_signature(structure):
+    if isinstance(structure, dict):
+        return ("dict", _builtin_tuple((key, _structure_signature(structure[key])) for key in sorted(structure)))
+    if isinstance(structure, (list, _builtin_tuple)):
+        return (type(structure).__name__, _builtin_tuple(_structure_signature(part) for part in structure))
+    return "leaf"
+
+
+def _unpack_if_singleton(result):
+    if isinstance(result, (list, _builtin_tuple)) and len(result) == 1:
+        return result[0]
+    return result
+
+
+# ----------------------------------------------------------------- cond
+def cond(pred, true_fn=None, false_fn=None, strict: bool = False, name: str | None = None, fn1=None, fn2=None):
+    """``true_fn()`` if ``pred`` else ``false_fn()``, built with Switch/Merge as TF1 builds it.
+
+    Raises:
+        TypeError: if ``pred`` is a Python bool or a branch is not callable.
+        ValueError: if the branches return different structures or dtypes, or nothing.
+    """
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): 'true_fn' and 'fn1' may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): 'false_fn' and 'fn2' may not be set simultaneously.")
+        false_fn = fn2
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    with name_scope(name, "cond", [pred]):
+        if isinstance(pred, bool):
+            raise TypeError("pred must not be a Python bool")
+        p_2, p_1 = switch(pred, pred)
+        pivot_1 = ops.identity(p_1, name="switch_t")
+        pivot_2 = ops.identity(p_2, name="switch_f")
+        pred = ops.identity(pred, name="pred_id")
+        graph = pred.graph
+        for tensor in (p_1, p_2, pivot_1, pivot_2, pred):
+            graph.prevent_fetching(tensor.op)
+
+        context_t = CondContext(pred, pivot_1, branch=1)
+        try:
+            context_t.Enter()
+            orig_res_t, res_t = context_t.BuildCondBranch(true_fn)
+            if orig_res_t is None:
+                raise ValueError("'true_fn' must have a return value.")
+            context_t.ExitResult(res_t)
+        finally:
+            context_t.Exit()
+
+        context_f = CondContext(pred, pivot_2, branch=0)
+        try:
+            context_f.Enter()
+            orig_res_f, res_f = context_f.BuildCondBranch(false_fn)
+            if orig_res_f is None:
+                raise ValueError("'false_fn' must have a return value.")
+            context_f.ExitResult(res_f)
+        finally:
+            context_f.Exit()
+
+        if not strict:
+            orig_res_t = _unpack_if_singleton(orig_res_t)
+            orig_res_f = _unpack_if_singleton(orig_res_f)
+        if _structure_signature(orig_res_t) != _structure_signature(orig_res_f):
+            raise ValueError("Incompatible return values of `true_fn` and `false_fn`: The two structures don't have "
+                             f"the same nested structure.\n\nFirst structure: {orig_res_t!r}\n\nSecond structure: "
+                             f"{orig_res_f!r}")
+        if not res_t:
+            raise ValueError("`true_fn` and `false_fn` must return at least one result.")
+        flat_t, flat_f = _flatten(res_t), _flatten(res_f)
+        for x, y in zip(flat_t, flat_f):
+            if x.dtype.base_dtype != y.dtype.base_dtype:
+                raise ValueError("Outputs of `true_fn` and `false_fn` must have the same type(s). Received "
+                                 f"{x.dtype.name} from `true_fn` and {y.dtype.name} from `false_fn`.")
+        merges = [merge([f, t])[0] for f, t in zip(flat_f, flat_t)]
+        if context_t.outer_context is None:
+            graph.add_to_collection(GraphKeys.COND_CONTEXT, context_t)
+            graph.add_to_collection(GraphKeys.COND_CONTEXT, context_f)
+        merges = _pack_as(orig_res_t, merges)
+        if not strict:
+            merges = _unpack_if_singleton(merges)
+        return merges

@@ -1,0 +1,315 @@
+"""Neural-network op builders and kernels: activations, softmax, bias_add, l2_loss, cross entropies, dropout.
+
+Op types, attrs and default names are TensorFlow's (``Relu``, ``Softmax``, ``BiasAdd`` with
+``data_format``, ``SparseSoftmaxCrossEntropyWithLogits`` ...).  The dense
+``softmax_cross_entropy_with_logits`` is one ``SoftmaxCrossEntropyWithLogits`` op over the last axis (TF's
+Transpose scaffolding is built for another ``axis``; its rank-2 Reshape scaffolding is not).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import errors
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.ops import math_ops
+from graph.ops import constant_ops as ops
+from graph.ops import random_ops
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.base.shapes import TensorShape
+
+__all__ = ["relu", "relu6", "elu", "softplus", "sigmoid", "tanh", "softmax", "log_softmax", "bias_add", "l2_loss",
+           "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
+           "softmax_cross_entropy_with_logits_v2", "dropout"]
+
+
+def _same(op):
+    x = op._inputs[0]
+    return [(x.dtype.base_dtype, x.shape)]
+
+
+def _float_kernel(function):
+    def compute(ctx, op, inputs):
+        with np.errstate(over="ignore", under="ignore"):
+            result = function(np.asarray(inputs[0]))
+        return np.asarray(result, dtype=op._outputs[0]._dtype.numpy_dtype)
+    return compute
+
+
+def _sigmoid(x):
+    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+
+
+def _softmax(x):
+    shifted = x - np.max(x, axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / np.sum(exp, axis=-1, keepdims=True)
+
+
+def _log_softmax(x):
+    shifted = x - np.max(x, axis=-1, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
+_ACTIVATIONS = {
+    "Relu": lambda x: np.maximum(x, 0), "Relu6": lambda x: np.clip(x, 0, 6),
+    "Elu": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
+    "Softplus": lambda x: np.logaddexp(0, x), "Sigmoid": _sigmoid, "Tanh": np.tanh,
+    "Softmax": _softmax, "LogSoftmax": _log_softmax,
+}
+for _type, _function in _ACTIVATIONS.items():
+    kernels.register(_type, infer=_same, compute=_float_kernel(_function))
+
+
+def _unary(op_type, features, name):
+    graph = graph_lib._graph_of([features])
+    with graph.as_default(), graph.name_scope(name or op_type) as scope:
+        features = convert_to_tensor(features, name="features" if op_type not in ("Sigmoid", "Tanh") else "x")
+        return graph.create_op(op_type, [features], name=scope, attrs={"T": features.dtype.base_dtype})._outputs[0]
+
+
+def relu(features, name: str | None = None) -> Tensor:
+    """max(features, 0) (``Relu``)."""
+    return _unary("Relu", features, name)
+
+
+def relu6(features, name: str | None = None) -> Tensor:
+    """min(max(features, 0), 6) (``Relu6``)."""
+    with name_scope(name, "Relu6", [features]) as scope:
+        return _unary("Relu6", features, scope)
+
+
+def elu(features, name: str | None = None) -> Tensor:
+    """Exponential linear unit (``Elu``)."""
+    return _unary("Elu", features, name)
+
+
+def softplus(features, name: str | None = None) -> Tensor:
+    """log(exp(features) + 1) (``Softplus``)."""
+    return _unary("Softplus", features, name)
+
+
+def sigmoid(x, name: str | None = None) -> Tensor:
+    """1 / (1 + exp(-x)) (``Sigmoid``), in scope ``Sigmoid``."""
+    with name_scope(name, "Sigmoid", [x]) as scope:
+        return _unary("Sigmoid", x, scope)
+
+
+def tanh(x, name: str | None = None) -> Tensor:
+    """Hyperbolic tangent (``Tanh``)."""
+    return _unary("Tanh", x, name)
+
+
+def _softmax_op(op_type, logits, axis, name):
+    logits = convert_to_tensor(logits)
+    rank = logits.shape.ndims
+    if axis is None or axis == -1 or (rank is not None and axis == rank - 1):
+        return _unary(op_type, logits, name)
+    from graph.ops import array_ops
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    with name_scope(name, op_type, [logits]) as scope:
+        moved = array_ops.transpose(logits, perm)
+        output = _unary(op_type, moved, None)
+        return array_ops.transpose(output, perm, name=scope)
+
+
+def softmax(logits, axis=None, name: str | None = None, dim=None) -> Tensor:
+    """Softmax over ``axis`` (last by default) (``Softmax``)."""
+    return _softmax_op("Softmax", logits, dim if axis is None else axis, name)
+
+
+def log_softmax(logits, axis=None, name: str | None = None, dim=None) -> Tensor:
+    """Log-softmax over ``axis`` (last by default) (``LogSoftmax``)."""
+    return _softmax_op("LogSoftmax", logits, dim if axis is None else axis, name)
+
+
+# ----------------------------------------------------------------- BiasAdd, L2Loss
+def _infer_bias_add(op):
+    value, bias = op._inputs
+    return [(value.dtype.base_dtype, value.shape)]
+
+
+def _compute_bias_add(ctx, op, inputs):
+    value, bias = np.asarray(inputs[0]), np.asarray(inputs[1])
+    fmt = op._attrs.get("data_format", b"NHWC")
+    if fmt in (b"NCHW", "NCHW") and value.ndim > 2:
+        bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
+    elif value.shape[-1] != bias.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, op, f"Must provide as many biases as the last dimension of the input tensor: {list(bias.shape)} vs. "
+            f"{list(value.shape)}")
+    return (value + bias).astype(value.dtype, copy=False)
+
+
+kernels.register("BiasAdd", infer=_infer_bias_add, compute=_compute_bias_add, default_attrs={"data_format": b"NHWC"})
+kernels.register("L2Loss", infer=lambda op: [(op._inputs[0].dtype.base_dtype, TensorShape([]))],
+                 compute=lambda ctx, op, inputs: np.asarray(
+                     np.sum(np.square(inputs[0])) / 2, dtype=op._outputs[0]._dtype.numpy_dtype))
+
+
+def bias_add(value, bias, data_format=None, name: str | None = None) -> Tensor:
+    """``value + bias`` along the channel dimension (``BiasAdd``)."""
+    with name_scope(name, "BiasAdd", [value, bias]) as scope:
+        value = convert_to_tensor(value, name="input")
+        bias = convert_to_tensor(bias, dtype=value.dtype.base_dtype, name="bias")
+        fmt = (data_format or "NHWC")
+        fmt = fmt.encode() if isinstance(fmt, str) else fmt
+        if fmt.startswith(b"NC"):
+            fmt = b"NCHW"
+        elif fmt.startswith(b"N") and fmt.endswith(b"C"):
+            fmt = b"NHWC"
+        return value.graph.create_op("BiasAdd", [value, bias], name=scope,
+                                     attrs={"T": value.dtype.base_dtype, "data_format": fmt})._outputs[0]
+
+
+def l2_loss(t, name: str | None = None) -> Tensor:
+    """sum(t ** 2) / 2 (``L2Loss``)."""
+    graph = graph_lib._graph_of([t])
+    with graph.as_default(), graph.name_scope(name or "L2Loss") as scope:
+        t = convert_to_tensor(t, name="t")
+        return graph.create_op("L2Loss", [t], name=scope, attrs={"T": t.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- cross entropies
+def _compute_sparse_xent(ctx, op, inputs):
+    logits, labels = np.asarray(inputs[0]), np.asarray(inputs[1])
+    depth = logits.shape[-1]
+    if np.any((labels < 0) | (labels >= depth)):
+        bad = int(labels[(labels < 0) | (labels >= depth)][0])
+        raise errors.InvalidArgumentError(
+            None, op, f"Received a label value of {bad} which is outside the valid range of [0, {depth}).")
+    log_probs = _log_softmax(logits.astype(np.float64))
+    loss = -np.take_along_axis(log_probs, labels[..., None].astype(np.int64), axis=-1)[..., 0]
+    backprop = np.exp(log_probs)
+    backprop[np.arange(len(labels)), labels] -= 1
+    dtype = logits.dtype
+    return [loss.astype(dtype), backprop.astype(dtype)]
+
+
+def _infer_xent(op):
+    logits = op._inputs[0]
+    dtype = logits.dtype.base_dtype
+    batch = logits.shape[:-1] if logits.shape.ndims is not None else TensorShape(None)
+    return [(dtype, TensorShape(batch)), (dtype, logits.shape)]
+
+
+def _compute_xent(ctx, op, inputs):
+    logits, labels = np.asarray(inputs[0]), np.asarray(inputs[1])
+    log_probs = _log_softmax(logits.astype(np.float64))
+    loss = -np.sum(labels * log_probs, axis=-1)
+    backprop = np.exp(log_probs) - labels
+    return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
+
+
+kernels.register("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_sparse_xent)
+kernels.register("SoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_xent)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name: str | None = None) -> Tensor:
+    """Per-example cross entropy of integer ``labels`` against ``logits`` (rank 2, as TF's fast path)."""
+    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", labels, logits)
+    with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+        labels = convert_to_tensor(labels)
+        logits = convert_to_tensor(logits)
+        from graph.ops import array_ops
+        array_ops.shape(labels)  # unused, but TF builds this Shape op too: the graphs match op for op
+        if logits.shape.ndims is not None and logits.shape.ndims != 2:
+            raise NotImplementedError("sparse_softmax_cross_entropy_with_logits: only rank-2 logits are supported.")
+        op = ops._scoped_op(logits.graph, "SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
+                            name="SparseSoftmaxCrossEntropyWithLogits",
+                            attrs={"T": logits.dtype.base_dtype, "Tlabels": labels.dtype.base_dtype})
+        return op._outputs[0]
+
+
+def _ensure_xent_args(function: str, labels, logits) -> None:
+    # TF's message verbatim, missing space included.
+    if labels is None or logits is None:
+        raise ValueError(f"Both `labels` and `logits` must be provided for {function}"
+                         f"Received: labels={labels} and logits={logits}")
+
+
+def _axis_or_dim(axis, dim):
+    # TF's deprecated_argument_lookup("axis", axis, "dim", dim).
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'dim' and 'axis'.")
+    return dim if axis is None else axis
+
+
+def _move_dim_to_end(tensor: Tensor, axis, rank: Tensor) -> Tensor:
+    # TF's perm: concat([range(axis), range(axis + 1, rank), [axis]]), then a Transpose.
+    from graph.ops import array_ops
+    perm = array_ops.concat([math_ops.range(axis), math_ops.range(axis + 1, rank), [axis]], 0)
+    return array_ops.transpose(tensor, perm)
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis: int | None = None, name: str | None = None,
+                                         dim: int | None = None) -> Tensor:
+    """Per-example cross entropy of probability ``labels`` against ``logits`` along the class ``axis``.
+
+    Raises:
+        ValueError: if both ``axis`` and its deprecated alias ``dim`` are given.
+    """
+    axis = _axis_or_dim(axis, dim)
+    if axis is None:
+        axis = -1
+    with name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
+        static_shape = logits.shape
+        if axis != -1:  # TF compares with -1 only: axis=rank-1 also builds the Transpose
+            from graph.ops import array_ops
+            rank = array_ops.rank(logits)
+            logits = _move_dim_to_end(logits, axis, rank)
+            labels = _move_dim_to_end(labels, axis, rank)
+        op = logits.graph.create_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope,
+                                    attrs={"T": logits.dtype.base_dtype})
+        cost = op._outputs[0]
+        if static_shape.ndims is not None:  # Transpose may have erased the static shape, as in TF
+            dims = static_shape.as_list()
+            del dims[axis]
+            cost.set_shape(dims)
+        return cost
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name: str | None = None,
+                                      axis=None) -> Tensor:
+    """TF1's deprecated spelling of softmax_cross_entropy_with_logits_v2 (labels are not back-propagated).
+
+    Raises:
+        ValueError: if ``labels`` or ``logits`` is missing, or ``axis`` is given (``dim`` defaults to -1, as in TF).
+    """
+    dim = _axis_or_dim(axis, dim)
+    _ensure_xent_args("softmax_cross_entropy_with_logits", labels, logits)
+    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
+        labels = ops.stop_gradient(labels, name="labels_stop_gradient")
+    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim, name=scope)
+
+
+# ----------------------------------------------------------------- dropout
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name: str | None = None, rate=None) -> Tensor:
+    """Zeroes elements with probability ``rate`` (= 1 - keep_prob) and scales the rest by 1 / (1 - rate)."""
+    if rate is None:
+        if keep_prob is None:
+            raise ValueError("You must provide a rate to dropout.")
+        rate = 1 - keep_prob
+    with name_scope(name, "dropout", [x]):
+        x = convert_to_tensor(x, name="x")
+        if not x.dtype.is_floating:
+            raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. Got a {x.dtype} "
+                             "tensor instead.")
+        if isinstance(rate, (int, float)) and not 0 <= rate < 1:
+            raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate}")
+        scale = ops.constant(1 / (1 - rate), dtype=x.dtype) if isinstance(rate, (int, float)) else None
+        if scale is None:
+            rate = convert_to_tensor(rate, dtype=x.dtype, name="rate")
+            scale = math_ops._truediv(1.0, math_ops.subtract(1.0, rate), None)
+        scaled = math_ops.multiply(x, scale, name="Mul")
+        from graph.ops import array_ops
+        shape = array_ops.shape(x) if noise_shape is None else noise_shape
+        noise = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
+        keep = math_ops.greater_equal(noise, rate)
+        zero = ops.constant(0, dtype=x.dtype)
+        op = ops._scoped_op(x.graph, "SelectV2", [keep, scaled, zero], name="SelectV2", attrs={"T": x.dtype.base_dtype})
+        return op._outputs[0]

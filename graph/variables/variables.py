@@ -1,0 +1,721 @@
+"""Variable: TensorFlow 1.x's reference variable (RefVariable), its initializers and collections.
+
+A ``Variable`` named ``w`` is the ops TensorFlow builds in the name scope ``w/``::
+
+    w              VariableV2   the state, output ``w:0`` of type ``float32_ref``
+    w/initial_value Const       (or ``w/Initializer/...`` for a callable initial value)
+    w/Assign       Assign       the initializer, colocated with ``w``
+    w/read         Identity     the snapshot every reader uses, colocated with ``w``
+
+Values live in a Session, never in the graph.  When an initial value reads other
+variables, the Assign's input is rewritten as TensorFlow's
+``_try_guard_against_uninitialized_dependencies`` does: each variable read becomes
+``cond(is_variable_initialized(v), v.read_value, <v's own guarded initial value>)``,
+so the initializers may run in any order and chains of any depth get the right value
+(TensorFlow itself guards only one level deep: see ``_guarded_initialized_value``).
+``variables_initializer`` rejects a cycle of initializers reading each other, naming its
+variables.  The guard, the dependency graph and the uninitialized-value advice live in
+`graph.variables.initialization_order`.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import re
+import sys
+import warnings
+from typing import Callable
+
+from graph.base import dtypes as dtypes_lib
+from graph.core import graph as graph_lib
+from graph.variables import initialization_order
+from graph.ops import constant_ops as ops
+from graph.ops import state_ops
+from graph.core.graph import GraphKeys, Operation, Tensor
+from graph.variables.initialization_order import initialization_dependencies, uninitialized_hint  # noqa: F401
+from graph.base.shapes import TensorShape, unknown_shape
+
+__all__ = [
+    "Variable", "VariableV1", "RefVariable", "VariableDef", "SaveSliceInfoDef", "VariableSynchronization",
+    "VariableAggregation", "global_variables", "all_variables", "local_variables", "model_variables",
+    "trainable_variables", "moving_average_variables", "variables_initializer", "initialize_variables",
+    "global_variables_initializer", "initialize_all_variables", "local_variables_initializer",
+    "initialize_local_variables", "is_variable_initialized", "report_uninitialized_variables",
+    "assert_variables_initialized",
+]
+
+_logger = logging.getLogger("graph")
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable is synchronized (TensorFlow's enum values)."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a distributed variable's updates are aggregated (TensorFlow's enum values)."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+def __getattr__(name: str):
+    """``VariableDef`` and ``SaveSliceInfoDef`` (variable.proto), declared once in graph.proto.graph_def and
+    imported on first use: importing graph_def eagerly would add ~20 ms to ``import graph``."""
+    if name in ("VariableDef", "SaveSliceInfoDef"):
+        from graph.proto import graph_def
+        return getattr(graph_def, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _strip_name_scope(name: str, export_scope: str | None) -> str:
+    """Removes ``export_scope/`` from the front of ``name`` (also after '^' or 'loc:@'), as TF's ops.py."""
+    if not export_scope:
+        return name
+    if export_scope[-1] == "/":
+        export_scope = export_scope[:-1]
+    return re.sub(r"([\^]|loc:@|^)" + re.escape(export_scope) + r"[\/]+(.*)", r"\1\2", name, count=1)
+
+
+def _prepend_name_scope(name: str, import_scope: str | None) -> str:
+    """Adds ``import_scope/`` in front of ``name`` (also after '^' or 'loc:@'), as TF's ops.py."""
+    if not import_scope:
+        return name
+    if import_scope[-1] == "/":
+        import_scope = import_scope[:-1]
+    return re.sub(r"([\^]|loc:@|^)(.*)", r"\1" + import_scope.replace("\\", "\\\\") + r"/\2", name, count=1)
+
+
+class _SaveSliceInfo:
+    """Where a partition sits in its full variable: ``full_name``, ``full_shape``, ``var_offset``, ``var_shape``."""
+
+    def __init__(self, full_name: str | None = None, full_shape=None, var_offset=None, var_shape=None,
+                 save_slice_info_def: SaveSliceInfoDef | None = None, import_scope: str | None = None):
+        if save_slice_info_def:
+            self.full_name = _prepend_name_scope(save_slice_info_def.full_name, import_scope)
+            self.full_shape = list(save_slice_info_def.full_shape)
+            self.var_offset = list(save_slice_info_def.var_offset)
+            self.var_shape = list(save_slice_info_def.var_shape)
+        else:
+            self.full_name = full_name
+            self.full_shape = full_shape
+            self.var_offset = var_offset
+            self.var_shape = var_shape
+
+    @property
+    def spec(self) -> str:
+        """The checkpoint's shape-and-slice string, e.g. ``'7 2 0,3:0,2'``."""
+        full_shape_str = " ".join("%d" % d for d in self.full_shape) + " "
+        slice_str = ":".join("%d,%d" % (o, s) for o, s in zip(self.var_offset, self.var_shape))
+        return full_shape_str + slice_str
+
+    @classmethod
+    def from_spec(cls, spec: str) -> "_SaveSliceInfo":
+        """Parses a `spec` string (no ``full_name``).
+
+        Raises:
+            ValueError: with TensorFlow's messages for malformed specs.
+        """
+        if not spec:
+            return cls()
+        try:
+            full_shape_str, slice_str = spec.rsplit(" ", 1)
+        except ValueError as error:
+            raise ValueError("Spec string must contain space-separated full_shape info.") from error
+        full_shape = []
+        for dim in full_shape_str.split():
+            try:
+                full_shape.append(int(dim))
+            except ValueError as error:
+                raise ValueError("Spec string full_shape must be a sequence of integers. "
+                                 f"Found '{dim}', which is not an integer.") from error
+        var_offset, var_shape = [], []
+        for dim_spec in slice_str.split(":"):
+            try:
+                offset, length = dim_spec.split(",")
+            except ValueError as error:
+                raise ValueError("Spec string must contain comma-separated pairs of offsets and shapes.") from error
+            try:
+                var_offset.append(int(offset))
+            except ValueError as error:
+                raise ValueError("Spec string var_offset must be an integer. "
+                                 f"Found '{offset}', which is not an integer.") from error
+            try:
+                var_shape.append(int(length))
+            except ValueError as error:
+                raise ValueError("Spec string var_shape must be an integer. "
+                                 f"Found '{length}', which is not an integer.") from error
+        return cls(full_shape=full_shape, var_offset=var_offset, var_shape=var_shape)
+
+    def to_proto(self, export_scope: str | None = None) -> SaveSliceInfoDef | None:
+        """This slice as a SaveSliceInfoDef, or None if ``full_name`` is outside ``export_scope``."""
+        from graph.proto.graph_def import SaveSliceInfoDef
+        if export_scope is None or self.full_name.startswith(export_scope):
+            return SaveSliceInfoDef(full_name=_strip_name_scope(self.full_name, export_scope),
+                                    full_shape=list(self.full_shape), var_offset=list(self.var_offset),
+                                    var_shape=list(self.var_shape))
+        return None
+
+    def __repr__(self) -> str:
+        return (f"SaveSliceInfo(full_name={self.full_name!r}, full_shape={self.full_shape}, "
+                f"var_offset={self.var_offset}, var_shape={self.var_shape})")
+
+
+def _validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name):
+    """Defaults and checks for the distribution arguments (TF's variables.py)."""
+    if aggregation is None:
+        aggregation = VariableAggregation.NONE
+    elif not isinstance(aggregation, VariableAggregation):
+        try:
+            aggregation = VariableAggregation(aggregation)
+        except ValueError:
+            raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: {name}") from None
+    if synchronization is None:
+        synchronization = VariableSynchronization.AUTO
+    elif type(synchronization) is not VariableSynchronization:
+        try:
+            synchronization = VariableSynchronization(synchronization)
+        except ValueError:
+            raise ValueError(
+                f"Invalid variable synchronization mode: {synchronization} for variable: {name}") from None
+    if trainable is None:
+        trainable = synchronization != VariableSynchronization.ON_READ
+    return synchronization, aggregation, trainable
+
+
+class Variable:
+    """A TensorFlow 1.x graph variable (``RefVariable``): VariableV2 + Assign initializer + read snapshot."""
+
+    SaveSliceInfo = _SaveSliceInfo
+    # Lets a Variable's reflected operators win over numpy arrays (TF's comment on RefVariable).
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable: bool | None = None, collections=None,
+                 validate_shape: bool = True, caching_device=None, name: str | None = None,
+                 variable_def: VariableDef | None = None, dtype=None, expected_shape=None,
+                 import_scope: str | None = None, constraint: Callable | None = None,
+                 use_resource: bool | None = None, synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None):
+        """Creates the variable's ops in the default graph (or adopts them from ``variable_def``).
+
+        Raises:
+            ValueError: if both or neither of ``initial_value`` and ``variable_def`` are given, if the
+                initial value's shape is not fully known while ``validate_shape``, or for bad arguments.
+            NotImplementedError: for ``use_resource=True`` (resource variables are not emulated).
+        """
+        del expected_shape  # deprecated and ignored, as in TensorFlow
+        if use_resource:
+            raise NotImplementedError("Resource variables (use_resource=True) are not emulated; this package "
+                                      "builds TensorFlow 1.x reference variables (VariableV2).")
+        if variable_def is not None:
+            if initial_value is not None:
+                raise ValueError(f"variable_def and initial_value are mutually exclusive. Received: "
+                                 f"variable_def={variable_def} and initial_value={initial_value}.")
+            self._init_from_proto(variable_def, import_scope)
+        else:
+            self._init_from_args(initial_value, trainable, collections, validate_shape, caching_device, name,
+                                 dtype, constraint, synchronization, aggregation, shape)
+
+    # ----------------------------------------------------------------- construction
+    def _init_from_args(self, initial_value, trainable, collections, validate_shape, caching_device, name,
+                        dtype, constraint, synchronization, aggregation, shape) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        init_from_fn = callable(initial_value)
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        if not isinstance(collections, (list, tuple, set)):
+            raise ValueError("collections argument to Variable constructor must be a list, tuple, or set. "
+                             f"Got {collections} of type {type(collections)}")
+        if constraint is not None and not callable(constraint):
+            raise ValueError("The `constraint` argument must be a callable.")
+        self._synchronization, self._aggregation, self._trainable = \
+            _validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name)
+        if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections = list(collections) + [GraphKeys.TRAINABLE_VARIABLES]
+        graph = graph_lib.get_default_graph()
+        # TF's ops.init_scope(): variables are created outside any control-dependency context.
+        with graph.control_dependencies(None), \
+                graph_lib.name_scope(name, "Variable", [] if init_from_fn else [initial_value]) as scope_name:
+            graph = graph_lib.get_default_graph()
+            if init_from_fn:
+                # TF runs the callable under _attr_scope({"_class": loc:@<name>}) and device(None), so the
+                # initializer ops (and the VariableV2 op itself) carry the variable's colocation group.
+                true_name = graph_lib.name_from_scope_name(scope_name)
+                first_id = graph._last_id
+                with graph_lib.name_scope("Initializer"), graph.device(None):
+                    value = initial_value()
+                    self._initial_value = graph_lib.convert_to_tensor(value, name="initial_value", dtype=dtype)
+                    if shape is None:
+                        shape = self._initial_value.get_shape() if validate_shape else unknown_shape()
+                self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype,
+                                                          name=scope_name)
+                if not graph._colocation_stack:
+                    location = [b"loc:@" + true_name.encode()]
+                    for op in reversed(graph._ops_by_name.values()):  # newest first: only this call's ops
+                        if op._id <= first_id:
+                            break
+                        op._set_attr("_class", list(location))
+            else:
+                self._initial_value = graph_lib.convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+                if shape is None:
+                    shape = self._initial_value.get_shape() if validate_shape else unknown_shape()
+                self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype,
+                                                          name=scope_name)
+            self._name = self._variable.name
+            if validate_shape and not self._initial_value.get_shape().is_fully_defined():
+                raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
+            guarded = initialization_order.guard_against_uninitialized_dependencies(scope_name, self._initial_value)
+            self._initializer_op = state_ops.assign(self._variable, guarded, validate_shape=validate_shape).op
+            if caching_device is not None:
+                with graph.device(caching_device):
+                    self._snapshot = ops.identity(self._variable, name="read")
+            else:
+                with graph.colocate_with(self._variable.op):
+                    self._snapshot = ops.identity(self._variable, name="read")
+        graph.add_to_collections(collections, self)
+        self._caching_device = caching_device
+        self._save_slice_info = None
+        self._constraint = constraint
+
+    def _init_from_proto(self, variable_def: VariableDef, import_scope: str | None = None) -> None:
+        graph = graph_lib.get_default_graph()
+        self._variable = graph.as_graph_element(_prepend_name_scope(variable_def.variable_name, import_scope))
+        self._name = self._variable.name
+        self._initializer_op = graph.as_graph_element(
+            _prepend_name_scope(variable_def.initializer_name, import_scope))
+        if variable_def.initial_value_name:
+            self._initial_value = graph.as_graph_element(
+                _prepend_name_scope(variable_def.initial_value_name, import_scope))
+        else:
+            self._initial_value = None
+        self._synchronization, self._aggregation, self._trainable = \
+            _validate_synchronization_aggregation_trainable(
+                variable_def.synchronization, variable_def.aggregation, variable_def.trainable,
+                variable_def.variable_name)
+        self._snapshot = graph.as_graph_element(_prepend_name_scope(variable_def.snapshot_name, import_scope))
+        if variable_def.save_slice_info_def:
+            self._save_slice_info = _SaveSliceInfo(save_slice_info_def=variable_def.save_slice_info_def,
+                                                   import_scope=import_scope)
+        else:
+            self._save_slice_info = None
+        self._caching_device = None
+        self._constraint = None
+
+    @staticmethod
+    def from_proto(variable_def: VariableDef, import_scope: str | None = None) -> "Variable":
+        """Re-creates a Variable whose ops already exist in the default graph, from its VariableDef."""
+        return Variable(variable_def=variable_def, import_scope=import_scope)
+
+    def to_proto(self, export_scope: str | None = None) -> VariableDef | None:
+        """This variable as a VariableDef (op and tensor names), or None if outside ``export_scope``."""
+        from graph.proto.graph_def import VariableDef
+        if export_scope is not None and not self._variable.name.startswith(export_scope):
+            return None
+        strip = _strip_name_scope if export_scope else lambda name, scope: name
+        # Only the fields that differ from their defaults are set (unset fields read as their defaults).
+        fields = {"variable_name": strip(self._variable.name, export_scope),
+                  "initializer_name": strip(self._initializer_op.name, export_scope),
+                  "snapshot_name": strip(self._snapshot.name, export_scope)}
+        if self._save_slice_info:
+            save_slice_info_def = self._save_slice_info.to_proto(export_scope=export_scope)
+            if save_slice_info_def is not None:
+                fields["save_slice_info_def"] = save_slice_info_def
+        if self._initial_value is not None:
+            fields["initial_value_name"] = strip(self._initial_value.name, export_scope)
+        if self._trainable:
+            fields["trainable"] = True
+        if self._synchronization is not VariableSynchronization.AUTO:
+            fields["synchronization"] = self._synchronization.value
+        if self._aggregation is not VariableAggregation.NONE:
+            fields["aggregation"] = self._aggregation.value
+        return VariableDef._of_fields(fields)
+
+    # ----------------------------------------------------------------- reading
+    def value(self) -> Tensor:
+        """The snapshot tensor ``<name>/read:0`` that readers use."""
+        return self._snapshot
+
+    def read_value(self) -> Tensor:
+        """A new Identity ``read`` of the variable, in the current name scope and control context."""
+        return ops.identity(self._variable, name="read")
+
+    def _ref(self) -> Tensor:
+        """The ``*_ref`` output of the VariableV2 op (what Assign writes through)."""
+        return self._variable
+
+    def _as_graph_element(self) -> Tensor:
+        return self._variable
+
+    def initialized_value(self) -> Tensor:
+        """The variable's value, or its initial value if not yet initialized (TF1's cond)."""
+        from graph.ops import control_flow_ops
+        with graph_lib.get_default_graph().control_dependencies(None):
+            return control_flow_ops.cond(is_variable_initialized(self), self.read_value,
+                                         lambda: self.initial_value)
+
+    def _guarded_initialized_value(self) -> Tensor:
+        """Like `initialized_value`, but falling back to the *guarded* initial value (the Assign's input).
+
+        TensorFlow's guard falls back to the raw ``initial_value``, which may itself read
+        uninitialized variables: a chain c <- b <- a then fails in some initializer orders.
+        Using the already-guarded input keeps every level safe; it is the same tensor as
+        ``initial_value`` whenever the initial value reads no variable.
+        """
+        from graph.ops import control_flow_ops
+        fallback = self._initial_value
+        if self._initializer_op is not None and len(self._initializer_op.inputs) == 2:
+            fallback = self._initializer_op.inputs[1]
+        with graph_lib.get_default_graph().control_dependencies(None):
+            return control_flow_ops.cond(is_variable_initialized(self), self.read_value, lambda: fallback)
+
+    def eval(self, session=None):
+        """The variable's value in ``session`` (default: the default session), as a numpy value."""
+        return self._variable.eval(session=session)
+
+    def load(self, value, session=None) -> None:
+        """Writes ``value`` into the variable by running its initializer with the initial value fed.
+
+        Raises:
+            ValueError: if there is no session.
+        """
+        from graph.runtime import session as session_lib
+        session = session or session_lib.get_default_session()
+        if session is None:
+            raise ValueError("Either session argument should be provided or default session should be established")
+        session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})
+
+    # ----------------------------------------------------------------- writing
+    def assign(self, value, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+        """An Assign op; returns its ref output, or the op if ``read_value`` is False."""
+        return self._update("assign", value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+        """An AssignAdd op; returns its ref output, or the op if ``read_value`` is False."""
+        return self._update("assign_add", delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+        """An AssignSub op; returns its ref output, or the op if ``read_value`` is False."""
+        return self._update("assign_sub", delta, use_locking, name, read_value)
+
+    def _update(self, function_name: str, value, use_locking, name, read_value):
+        result = getattr(state_ops, function_name)(self._variable, value, use_locking=use_locking, name=name)
+        return result if read_value else result.op
+
+    def count_up_to(self, limit: int) -> Tensor:
+        """A CountUpTo op: outputs the value, then increments it; OutOfRangeError once it reaches ``limit``."""
+        return state_ops.count_up_to(self._variable, limit=limit)
+
+    def set_shape(self, shape) -> None:
+        """Refines the static shape of the ref and snapshot tensors."""
+        self._ref().set_shape(shape)
+        self.value().set_shape(shape)
+
+    # ----------------------------------------------------------------- properties
+    @property
+    def name(self) -> str:
+        """'<op name>:0', e.g. 'w:0'."""
+        return self._name
+
+    @property
+    def initializer(self) -> Operation:
+        """The Assign op that initializes the variable."""
+        return self._initializer_op
+
+    @property
+    def initial_value(self) -> Tensor:
+        """The tensor given as initial value (before guarding)."""
+        return self._initial_value
+
+    @property
+    def device(self) -> str:
+        """The VariableV2 op's device."""
+        return self._variable.device
+
+    @property
+    def dtype(self) -> dtypes_lib.DType:
+        """The reference dtype, e.g. float32_ref."""
+        return self._variable.dtype
+
+    @property
+    def op(self) -> Operation:
+        """The VariableV2 op."""
+        return self._variable.op
+
+    @property
+    def graph(self) -> graph_lib.Graph:
+        """The Graph holding the variable."""
+        return self._variable.graph
+
+    @property
+    def shape(self) -> TensorShape:
+        """The static shape of the variable."""
+        return self._variable.get_shape()
+
+    def get_shape(self) -> TensorShape:
+        """The static shape of the variable (TF1 spelling)."""
+        return self.shape
+
+    @property
+    def trainable(self) -> bool:
+        """True if the variable is in TRAINABLE_VARIABLES (optimizers update it)."""
+        return self._trainable
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        """When a distributed copy of the variable is synchronized."""
+        return self._synchronization
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        """How distributed updates of the variable are aggregated."""
+        return self._aggregation
+
+    @property
+    def constraint(self):
+        """The projection applied after optimizer updates, or None."""
+        return self._constraint
+
+    @property
+    def _in_graph_mode(self) -> bool:
+        return True
+
+    @property
+    def _shared_name(self) -> str:
+        return self._variable.op.name
+
+    def _get_save_slice_info(self):
+        return self._save_slice_info
+
+    def _set_save_slice_info(self, save_slice_info) -> None:
+        self._save_slice_info = save_slice_info
+
+    # ----------------------------------------------------------------- Python protocol
+    def __repr__(self) -> str:
+        return f"<tf.Variable '{self.name}' shape={self.get_shape()} dtype={self.dtype.name}>"
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other):  # TF1 graph mode: identity, so variables work in sets and dicts
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def _warn_inplace(self, operator: str, advice: str) -> None:
+        _logger.warning("Variable %s will be deprecated. Use %s if you want assignment to the variable value "
+                        "or 'x = x %s y' if you want a new python Tensor object.", operator, advice, operator[0])
+
+    def __iadd__(self, other):
+        self._warn_inplace("+=", "variable.assign_add")
+        return self + other
+
+    def __isub__(self, other):
+        self._warn_inplace("-=", "variable.assign_sub")
+        return self - other
+
+    def __imul__(self, other):
+        self._warn_inplace("*=", "`var.assign(var * other)`")
+        return self * other
+
+    def __itruediv__(self, other):
+        self._warn_inplace("/=", "`var.assign(var / other)`")
+        return self / other
+
+    def __ipow__(self, other):
+        self._warn_inplace("**=", "`var.assign(var ** other)`")
+        return self ** other
+
+
+VariableV1 = Variable
+RefVariable = Variable
+
+
+# Tensor.OVERLOADABLE_OPERATORS except == and != (identity for variables), looked up on Tensor at call
+# time because the math module installs them on Tensor after this module is imported.
+_OVERLOADED_OPERATORS = (
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__div__", "__rdiv__", "__truediv__",
+    "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__lt__", "__le__", "__gt__",
+    "__ge__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__getitem__", "__pow__",
+    "__rpow__", "__invert__", "__neg__", "__abs__", "__matmul__", "__rmatmul__",
+)
+
+
+def _make_operator(operator: str):
+    def run_operator(self, *args, **kwargs):
+        method = getattr(Tensor, operator, None)
+        if method is None:
+            return NotImplemented
+        return method(self.value(), *args, **kwargs)
+    run_operator.__name__ = operator
+    run_operator.__doc__ = f"Tensor.{operator} on the variable's value."
+    return run_operator
+
+
+for _operator in _OVERLOADED_OPERATORS:
+    setattr(Variable, _operator, _make_operator(_operator))
+
+
+def _variable_conversion(value: Variable, dtype=None, name=None, as_ref: bool = False) -> Tensor:
+    """convert_to_tensor for Variables: the ref when ``as_ref``, else the ``read`` snapshot."""
+    if dtype is not None and not dtype.is_compatible_with(value.dtype):
+        raise ValueError(f"Incompatible type conversion requested to type '{dtype.name}' for variable of type "
+                         f"'{value.dtype.name}'")
+    return value._ref() if as_ref else value.value()
+
+
+graph_lib.register_tensor_conversion_function(Variable, _variable_conversion)
+
+
+# ----------------------------------------------------------------- collections and initializers
+def global_variables(scope: str | None = None) -> list:
+    """The GLOBAL_VARIABLES collection (filtered by ``scope`` with re.match)."""
+    return graph_lib.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def all_variables() -> list:
+    """Deprecated alias of `global_variables`."""
+    _deprecated("all_variables", "2017-03-02", "Please use tf.global_variables instead.")
+    return global_variables()
+
+
+def local_variables(scope: str | None = None) -> list:
+    """The LOCAL_VARIABLES collection (filtered by ``scope`` with re.match)."""
+    return graph_lib.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope: str | None = None) -> list:
+    """The MODEL_VARIABLES collection (filtered by ``scope`` with re.match)."""
+    return graph_lib.get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list:
+    """The TRAINABLE_VARIABLES collection (filtered by ``scope`` with re.match)."""
+    return graph_lib.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def moving_average_variables(scope: str | None = None) -> list:
+    """The MOVING_AVERAGE_VARIABLES collection (filtered by ``scope`` with re.match)."""
+    return graph_lib.get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name: str = "init") -> Operation:
+    """A NoOp named ``init`` grouping the initializers of ``var_list`` (a plain NoOp if it is empty).
+
+    Raises:
+        ValueError: if the variables' initializers read each other in a cycle.
+    """
+    var_list = list(var_list or [])
+    if var_list:
+        initialization_order.check_no_initialization_cycle(var_list)
+        op = ops.group(*[v.initializer for v in var_list], name=name)
+    else:
+        op = ops.no_op(name=name)
+    initialization_order.record_initializer(op, var_list)
+    return op
+
+
+def initialize_variables(var_list, name: str = "init") -> Operation:
+    """Deprecated alias of `variables_initializer`."""
+    _deprecated("initialize_variables", "2017-03-02", "Use `tf.variables_initializer` instead.")
+    return variables_initializer(var_list, name=name)
+
+
+def global_variables_initializer() -> Operation:
+    """`variables_initializer` over all global variables (op name ``init``)."""
+    return variables_initializer(global_variables())
+
+
+def local_variables_initializer() -> Operation:
+    """`variables_initializer` over all local variables (op name ``init``, as in TF graph mode)."""
+    return variables_initializer(local_variables())
+
+
+_warned: set[str] = set()
+
+
+def _deprecated(function: str, date: str, instructions: str) -> None:
+    """TensorFlow's deprecation notice, through `warnings` each call and the 'graph' logger once."""
+    message = (f"{function} (from tensorflow.python.ops.variables) is deprecated and will be removed after "
+               f"{date}.\nInstructions for updating:\n{instructions}")
+    warnings.warn(message, DeprecationWarning, stacklevel=3)
+    if function not in _warned:  # TF logs each deprecation once, naming the caller's file and line
+        _warned.add(function)
+        caller = sys._getframe(2)
+        _logger.warning("From %s:%d: %s", caller.f_code.co_filename, caller.f_lineno, message)
+
+
+def initialize_all_variables() -> Operation:
+    """Deprecated alias of `global_variables_initializer`."""
+    _deprecated("initialize_all_variables", "2017-03-02", "Use `tf.global_variables_initializer` instead.")
+    return global_variables_initializer()
+
+
+def initialize_local_variables() -> Operation:
+    """Deprecated alias of `local_variables_initializer`."""
+    _deprecated("initialize_local_variables", "2017-03-02", "Use `tf.local_variables_initializer` instead.")
+    return local_variables_initializer()
+
+
+def is_variable_initialized(variable) -> Tensor:
+    """A bool scalar IsVariableInitialized op, colocated with the variable."""
+    ref = variable._ref() if isinstance(variable, Variable) else variable
+    return state_ops.is_variable_initialized(ref)
+
+
+def _default_var_list() -> list:
+    var_list = global_variables() + local_variables()
+    if not var_list:
+        var_list = [op.outputs[0] for op in graph_lib.get_default_graph().get_operations()
+                    if op.type in initialization_order.VARIABLE_OP_TYPES]
+    return var_list
+
+
+def assert_variables_initialized(var_list=None):
+    """A Rank op per variable (stacked): running it fails with FailedPreconditionError if one is uninitialized."""
+    from graph.ops import array_ops
+    if var_list is None:
+        var_list = _default_var_list()
+    if not var_list:
+        return None
+    ranks = []
+    graph = graph_lib.get_default_graph()
+    for variable in var_list:
+        with graph.colocate_with(variable.op):
+            ranks.append(array_ops.rank_internal(variable, optimize=False))
+    return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
+
+
+def report_uninitialized_variables(var_list=None, name: str = "report_uninitialized_variables") -> Tensor:
+    """A string tensor of the op names of the uninitialized variables among ``var_list``."""
+    import os
+
+    from graph.ops import array_ops
+    from graph.ops import math_ops
+    if var_list is None:
+        var_list = _default_var_list()
+    with graph_lib.name_scope(name):
+        if var_list:
+            init_vars = [is_variable_initialized(v) for v in var_list]
+        # TF reads this environment variable too; the report runs on the local CPU by default.
+        local_device = os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING", "/cpu:0")
+        with graph_lib.device(local_device):
+            if not var_list:
+                return ops.constant([], dtype=dtypes_lib.string)
+            variables_mask = math_ops.logical_not(array_ops.stack(init_vars))
+            variable_names_tensor = ops.constant([v.op.name for v in var_list])
+            return array_ops.boolean_mask(variable_names_tensor, variables_mask)

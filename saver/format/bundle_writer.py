@@ -1,0 +1,271 @@
+"""BundleWriter: writes one V2 tensor bundle (``.data-00000-of-00001`` + ``.index``) as TF does.
+
+Layout written (tf-checkpoint-format.md §1, §2, §4)::
+
+    <prefix>.data-00000-of-00001    tensors back to back in the order added, no padding
+    numeric tensor : raw little-endian row-major bytes; entry.crc32c = mask(crc32c(bytes))
+    DT_STRING      : varint64 len * n, uint32 '<' mask(c1), bytes * n
+                     c1 = crc32c(every len as uint32 '<' (uint64 '<' when >= 2**32))
+                     entry.crc32c = mask(crc32c continued from c1 over mask(c1) and the bytes)
+    DT_VARIANT     : per element: varint64 len, body, uint32 '<' mask(running crc); the running
+                     crc takes len as uint64 '<', the body, then those 4 checksum bytes
+    partitioned    : key name -> {dtype, full shape, slices}; each slice stored under the key
+                     encode_tensor_name_slice(name, slice) as an ordinary entry
+    <prefix>.index                  SSTable: "" -> BundleHeaderProto, sorted key -> BundleEntryProto
+
+Writes are atomic: each file goes to ``<name>.tempstate<random uint64>`` and is renamed.  Both are
+written before either is renamed; then an older index of the prefix is removed, the data renamed,
+the index renamed (TensorFlow renames the data before writing the index; that order can leave a
+torn checkpoint when a save over an existing prefix is killed).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from graph.base import dtypes
+from graph.base.errors import InvalidArgumentError
+from saver.format import crc
+from saver.format.bundle_entry import BundleEntry, Slice, encode_entry
+from saver.format.bundle_strings import encode_strings, encode_variants
+from saver.format.bundle_files import (DataFileWriter, data_filename, index_filename, make_parent_directory,
+                                temp_filename)
+from saver.format.coding import TensorSlice, encode_tensor_name_slice
+from saver.format.proto import BundleHeaderProto, Message, VersionDef
+from saver.format.table import TableWriter
+
+__all__ = ["BundleWriter", "write_checkpoint", "write_index", "TENSOR_BUNDLE_VERSION", "HEADER_KEY"]
+
+HEADER_KEY = b""                # tensor_bundle.cc kHeaderEntryKey
+TENSOR_BUNDLE_VERSION = 1       # tensor_bundle.h kTensorBundleVersion (producer written, consumer read)
+TENSOR_BUNDLE_MIN_CONSUMER = 0  # tensor_bundle.h kTensorBundleMinConsumer (0 -> left out)
+_STRING_TYPES = (dtypes.string, dtypes.variant)
+_LITTLE_ENDIAN_HOST = sys.byteorder == "little"
+
+
+def _key_bytes(key) -> bytes:
+    return key.encode("utf-8", "surrogateescape") if isinstance(key, str) else bytes(key)
+
+
+def _key_str(key: bytes) -> str:
+    return key.decode("utf-8", "surrogateescape")
+
+
+def _as_array(value, dtype) -> tuple[np.ndarray, dtypes.DType]:
+    """Converts a value to (C-contiguous little-endian array, DType)."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype).base_dtype
+    array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=(
+        None if dtype is None or dtype in _STRING_TYPES else dtype.numpy_dtype))
+    if dtype is None:
+        dtype = dtypes.as_dtype(array.dtype)
+    if dtype in _STRING_TYPES:
+        if array.dtype != object:
+            array = array.astype(object)
+        return np.asarray(array, order="C"), dtype
+    if dtype == dtypes.resource:
+        raise InvalidArgumentError("A resource handle cannot be saved in a checkpoint (TensorFlow aborts on it)")
+    array = np.asarray(array, dtype=dtype.numpy_dtype, order="C")  # no copy when already right; keeps 0-d
+    if not _LITTLE_ENDIAN_HOST and array.dtype.itemsize > 1:  # files are little-endian
+        array = array.byteswap()
+    return array, dtype
+
+
+def _string_elements(array: np.ndarray) -> list[bytes]:
+    out = []
+    for item in array.reshape(-1):
+        if isinstance(item, str):
+            item = item.encode("utf-8")
+        elif isinstance(item, Message):
+            item = item.to_bytes()
+        elif not isinstance(item, (bytes, bytearray, memoryview, np.bytes_)):
+            raise InvalidArgumentError(f"string tensor element {item!r} is not bytes or str")
+        out.append(bytes(item))
+    return out
+
+
+class BundleWriter:
+    """Writes one tensor bundle (TF's BundleWriter): ``add`` / ``add_slice`` then ``finish``.
+
+    Tensor bytes stream into ``<prefix>.data-00000-of-00001.tempstate<u64>`` as they are
+    added; ``finish`` renames it and writes the index the same way.  Use as a context manager
+    to remove the temporary files if anything fails.
+
+    Raises:
+        NotFoundError: if the parent of the prefix's directory does not exist (one level is created).
+    """
+
+    def __init__(self, prefix: str):
+        self.prefix = os.fspath(prefix)
+        make_parent_directory(self.prefix)
+        self._entries: dict[bytes, BundleEntry] = {}
+        self._data_path = data_filename(self.prefix, 0, 1)
+        self._temp_data_path = temp_filename(self._data_path)
+        self._temp_index_path: str | None = None
+        self._file = DataFileWriter(self._temp_data_path)
+        self._finished = False
+
+    def __enter__(self) -> "BundleWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            if not self._finished:
+                self.finish()
+        else:
+            self.abort()
+
+    def abort(self) -> None:
+        """Closes and removes the temporary files."""
+        self._finished = True
+        if not self._file.closed:
+            self._file.close()
+        for path in (self._temp_data_path, self._temp_index_path):
+            if path and os.path.exists(path):
+                os.remove(path)
+
+    def add(self, key: str | bytes, value, dtype=None) -> BundleEntry:
+        """Appends one tensor under ``key``; returns its entry (offset, size, crc32c, ...).
+
+        Args:
+            key: the checkpoint key.
+            value: a numpy array (or anything np.asarray takes); strings as bytes/str objects;
+                DT_VARIANT elements as serialized VariantTensorDataProto bytes (pass ``dtype``).
+            dtype: the DType to store (default: from the array's numpy dtype).
+
+        Raises:
+            InvalidArgumentError: for a duplicate key or an unsaveable value.
+        """
+        assert not self._finished, "BundleWriter already finished"
+        raw_key = _key_bytes(key)
+        if raw_key in self._entries:
+            raise InvalidArgumentError(f"Adding duplicate key: {_key_str(raw_key)}")
+        array, dtype = _as_array(value, dtype)
+        offset = self._file.size
+        if dtype in _STRING_TYPES:
+            encode = encode_strings if dtype == dtypes.string else encode_variants
+            chunks, size, checksum = encode(_string_elements(array))
+            for chunk in chunks:
+                self._file.write(chunk, None)
+        else:
+            flat = array.reshape(-1).view(np.uint8)  # a view: C-contiguous already
+            size = flat.size
+            checksum = self._file.write(flat)
+        entry = BundleEntry(dtype.as_datatype_enum, tuple(int(d) for d in array.shape), 0, offset, size,
+                            crc.mask(checksum))
+        self._entries[raw_key] = entry
+        return entry
+
+    def add_slice(self, full_tensor_key: str | bytes, full_tensor_shape: Sequence[int],
+                  slice_spec: TensorSlice | str, slice_tensor, dtype=None) -> None:
+        """Appends one slice of a partitioned tensor (TF's BundleWriter::AddSlice).
+
+        A slice covering the whole tensor is stored as a plain entry.
+
+        Raises:
+            InvalidArgumentError: if the slice does not fit the shape or disagrees with earlier slices.
+        """
+        spec = slice_spec if isinstance(slice_spec, TensorSlice) else TensorSlice.parse(slice_spec)
+        full_shape = tuple(int(d) for d in full_tensor_shape)
+        array, dtype = _as_array(slice_tensor, dtype)
+        expected = spec.slice_shape(full_shape)
+        if tuple(array.shape) != expected:
+            raise InvalidArgumentError(f"Slice {spec} of {_key_str(_key_bytes(full_tensor_key))} with shape "
+                                       f"{list(full_shape)} needs a value of shape {list(expected)}, "
+                                       f"got {list(array.shape)}")
+        if spec.is_full() or expected == full_shape:
+            self.add(full_tensor_key, array, dtype)
+            return
+        raw_key = _key_bytes(full_tensor_key)
+        full = self._entries.get(raw_key)
+        if full is None:
+            full = self._entries[raw_key] = BundleEntry(dtype.as_datatype_enum, full_shape)
+        elif full.dtype != dtype.as_datatype_enum or full.shape != full_shape:
+            raise InvalidArgumentError(f"Slice {spec} of {_key_str(raw_key)} has dtype {dtype.name} and full "
+                                       f"shape {list(full_shape)} but an earlier slice had dtype "
+                                       f"{dtypes.as_dtype(full.dtype).name} and full shape {list(full.shape)}")
+        elif not full.slices:
+            raise InvalidArgumentError(f"Adding duplicate key: {_key_str(raw_key)}")
+        full.slices.append(spec)
+        self.add(encode_tensor_name_slice(raw_key, spec), array, dtype)
+
+    def finish(self) -> None:
+        """Writes the index under a temp name, then renames the data file and the index into place.
+
+        Both files are complete under temp names before anything visible changes, and an older
+        index of the same prefix is removed before its data file is replaced (see
+        ``remove_stale_index``), so a crash leaves the old checkpoint, the new one, or none.
+        """
+        assert not self._finished, "BundleWriter already finished"
+        self._finished = True
+        try:
+            self._file.close()
+            header = BundleHeaderProto(num_shards=1, endianness=BundleHeaderProto.LITTLE,
+                                       version=VersionDef(producer=TENSOR_BUNDLE_VERSION,
+                                                          min_consumer=TENSOR_BUNDLE_MIN_CONSUMER))
+            index_path = index_filename(self.prefix)
+            self._temp_index_path = temp_filename(index_path)
+            write_index(self._temp_index_path, header, self._entries)
+            remove_stale_index(index_path)
+            os.replace(self._temp_data_path, self._data_path)
+            os.replace(self._temp_index_path, index_path)
+        except BaseException:
+            self.abort()
+            raise
+
+
+def remove_stale_index(index_path: str) -> None:
+    """Removes an older ``<prefix>.index`` before the prefix's data files are replaced.
+
+    TensorFlow renames the new data file over the old one first; a crash (or a reader opening the
+    checkpoint) between that and the index rename meets the old index over the new data: a torn
+    checkpoint whose checksums fail.  With the old index gone first, the prefix is briefly absent
+    instead, never torn (tests/safety/test_crash_safety.py).
+    """
+    try:
+        os.remove(index_path)
+    except FileNotFoundError:
+        pass
+
+
+def write_index(path: str, header: BundleHeaderProto, entries: Mapping[bytes, object]) -> None:
+    """Writes ``<prefix>.index``: the header under "" and the entries in key order.
+
+    ``entries`` maps raw keys to BundleEntry records, BundleEntryProto messages or their bytes.
+    """
+    with open(path, "wb") as file:
+        table = TableWriter(file)
+        table.add(HEADER_KEY, header.to_bytes())
+        for key in sorted(entries):
+            entry = entries[key]
+            if isinstance(entry, BundleEntry):
+                entry = encode_entry(entry)
+            elif isinstance(entry, Message):
+                entry = entry.to_bytes()
+            table.add(key, entry)
+        table.finish()
+
+
+def write_checkpoint(prefix: str, tensors: Mapping[str, object]) -> str:
+    """Writes a V2 checkpoint as TF1's Saver does; returns ``prefix``.
+
+    Args:
+        prefix: the checkpoint prefix (``dir/model.ckpt-10``).
+        tensors: name -> array, or name -> a Slice / list of Slices for a partitioned variable.
+            Names are written in sorted order, slices of one name in the order given.
+    """
+    with BundleWriter(prefix) as writer:
+        for name in sorted(tensors):
+            value = tensors[name]
+            if isinstance(value, Slice):
+                value = [value]
+            if isinstance(value, (list, tuple)) and value and all(isinstance(v, Slice) for v in value):
+                for part in value:
+                    writer.add_slice(name, part.full_shape, part.spec, part.value)
+            else:
+                writer.add(name, value)
+    return prefix

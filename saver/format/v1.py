@@ -1,0 +1,312 @@
+"""V1 checkpoints (SavedTensorSlices tables): V1Reader, write_v1_checkpoint.
+
+Layout (tf-checkpoint-format.md §9)::
+
+    file(s)   : <prefix> or <prefix>-%05d-of-%05d, each one SSTable (table.py), uncompressed
+    key ""    : SavedTensorSlices{meta: SavedTensorSliceMeta{tensor: [SavedSliceMeta{name, shape,
+                type, slice*}], versions: {producer 1}}}
+    other key : encode_tensor_name_slice(name, slice) (a whole tensor: one "-" extent per dim)
+                -> SavedTensorSlices{data: SavedSlice{name, slice, data: TensorProto with *_val only}}
+
+The values sit in the TensorProto field of their type: float_val, double_val, int_val (int8/16/32,
+uint8/16, quantized), int64_val, bool_val, scomplex_val / dcomplex_val (real, imag pairs),
+string_val, half_val (float16 / bfloat16 bit patterns), uint32_val, uint64_val.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from typing import Mapping
+
+import numpy as np
+
+from graph.base import dtypes
+from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from saver.format.bundle_entry import Slice, slice_from_proto, slice_to_proto
+from saver.format.bundle_files import atomic_file
+from saver.format.coding import TensorSlice, encode_tensor_name_slice
+from saver.format.proto import (SavedSlice, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
+                         TensorProto, TensorShapeProto, VersionDef)
+from saver.format.table import Table, TableWriter
+
+__all__ = ["V1Reader", "write_v1_checkpoint", "is_v1_checkpoint", "v1_files", "sharded_v1_filename"]
+
+CHECKPOINT_VERSION = 1               # core/public/version.h TF_CHECKPOINT_VERSION
+CHECKPOINT_VERSION_MIN_CONSUMER = 0  # TF_CHECKPOINT_VERSION_MIN_CONSUMER
+
+# dtype name -> (TensorProto field, numpy dtype of the field's values, values per element)
+_VALUE_FIELDS = {
+    "float32": ("float_val", np.float32, 1), "float64": ("double_val", np.float64, 1),
+    "int32": ("int_val", np.int32, 1), "int16": ("int_val", np.int32, 1), "int8": ("int_val", np.int32, 1),
+    "uint8": ("int_val", np.int32, 1), "uint16": ("int_val", np.int32, 1),
+    "qint8": ("int_val", np.int32, 1), "quint8": ("int_val", np.int32, 1), "qint16": ("int_val", np.int32, 1),
+    "quint16": ("int_val", np.int32, 1), "qint32": ("int_val", np.int32, 1),
+    "int64": ("int64_val", np.int64, 1), "bool": ("bool_val", np.bool_, 1),
+    "complex64": ("scomplex_val", np.float32, 2), "complex128": ("dcomplex_val", np.float64, 2),
+    "float16": ("half_val", np.uint16, 1), "bfloat16": ("half_val", np.uint16, 1),
+    "uint32": ("uint32_val", np.uint32, 1), "uint64": ("uint64_val", np.uint64, 1),
+    "string": ("string_val", object, 1),
+}
+
+
+def sharded_v1_filename(prefix: str, shard: int, num_shards: int) -> str:
+    """``<prefix>-%05d-of-%05d`` (ShardedFilename)."""
+    return "%s-%05d-of-%05d" % (prefix, shard, num_shards)
+
+
+def v1_files(pattern: str) -> list[str]:
+    """The V1 table files for a path, a glob pattern, or a sharded prefix (sorted)."""
+    pattern = os.fspath(pattern)
+    if os.path.isfile(pattern):
+        return [pattern]
+    files = sorted(f for f in glob.glob(glob.escape(pattern) if not glob.has_magic(pattern) else pattern)
+                   if os.path.isfile(f))
+    if not files:
+        files = sorted(glob.glob(glob.escape(pattern) + "-[0-9][0-9][0-9][0-9][0-9]-of-[0-9][0-9][0-9][0-9][0-9]"))
+    return files
+
+
+def is_v1_checkpoint(pattern: str) -> bool:
+    """True when ``pattern`` names V1 table file(s) (and no ``.index`` bundle)."""
+    return not os.path.exists(os.fspath(pattern) + ".index") and bool(v1_files(pattern))
+
+
+def _values_to_array(proto: TensorProto, dtype: dtypes.DType, shape: tuple, where: str) -> np.ndarray:
+    spec = _VALUE_FIELDS.get(dtype.name)
+    if spec is None:
+        raise UnimplementedError(f"{where}: V1 checkpoints cannot hold dtype {dtype.name}")
+    field, value_dtype, per_element = spec
+    values = getattr(proto, field)
+    count = int(np.prod(shape, dtype=object)) if shape else 1
+    if len(values) != count * per_element:
+        raise DataLossError(f"{where}: {field} holds {len(values)} values, shape {list(shape)} of "
+                            f"{dtype.name} needs {count * per_element}")
+    if dtype == dtypes.string:
+        array = np.empty(count, dtype=object)
+        array[:] = values
+        return array.reshape(shape)
+    raw = np.asarray(values, dtype=value_dtype) if values else np.zeros(0, value_dtype)
+    if per_element == 2:
+        raw = raw.view(dtype.numpy_dtype)
+    elif value_dtype == np.uint16:
+        raw = raw.view(dtype.numpy_dtype)
+    elif dtype.is_quantized:
+        out = np.empty(count, dtype.numpy_dtype)
+        out[out.dtype.names[0]] = raw
+        raw = out
+    else:
+        raw = raw.astype(dtype.numpy_dtype)
+    return raw.reshape(shape)
+
+
+def _array_to_values(array: np.ndarray, dtype: dtypes.DType) -> TensorProto:
+    spec = _VALUE_FIELDS.get(dtype.name)
+    if spec is None:
+        raise UnimplementedError(f"V1 checkpoints cannot hold dtype {dtype.name}")
+    field, value_dtype, per_element = spec
+    flat = np.ascontiguousarray(array).reshape(-1)
+    if dtype == dtypes.string:
+        values = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in flat]
+    elif per_element == 2:
+        values = flat.view(value_dtype).tolist()
+    elif value_dtype == np.uint16:
+        values = flat.view(np.uint16).astype(np.int32).tolist()
+    elif dtype.is_quantized:
+        values = flat[flat.dtype.names[0]].astype(np.int64).tolist()
+    else:
+        values = flat.astype(value_dtype).tolist()
+    return TensorProto(**{field: values})
+
+
+_MAX_NUMPY_RANK = 64  # numpy's NPY_MAXDIMS
+
+
+def _check_dtype_and_shape(enum: int, shape: tuple, where: str) -> None:
+    """Rejects what no V1 writer produces: unknown or reference dtypes, negative dims, huge ranks."""
+    try:
+        dtype = dtypes.as_dtype(enum)
+    except TypeError as error:
+        raise DataLossError(f"{where} has unknown dtype enum {enum}") from error
+    if dtype._is_ref_dtype:  # noqa: SLF001 - DType's own flag for *_ref enums (>= 100)
+        raise DataLossError(f"{where} has reference dtype {dtype.name}, which is never saved")
+    if any(d < 0 for d in shape):
+        raise DataLossError(f"{where} has a negative dimension in shape {list(shape)}")
+    if len(shape) > _MAX_NUMPY_RANK:
+        raise UnimplementedError(f"{where} has rank {len(shape)}; numpy arrays have at most "
+                                 f"{_MAX_NUMPY_RANK} dimensions")
+
+
+class V1Reader:
+    """Reads a V1 checkpoint (one file or ``-NNNNN-of-MMMMM`` shards), like TensorSliceReader.
+
+    Raises:
+        NotFoundError: if no file matches. DataLossError: if a table or its protos are damaged.
+    """
+
+    def __init__(self, pattern: str):
+        self.pattern = os.fspath(pattern)
+        self.files = v1_files(self.pattern)
+        if not self.files:
+            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
+                                f"files for {self.pattern}")
+        self._tables: list[Table] = []
+        # name -> (dtype enum, shape, [(table index, slice)])
+        self._tensors: dict[str, tuple[int, tuple, list]] = {}
+        for position, path in enumerate(self.files):
+            table = Table(path)
+            raw = table.get(b"")
+            if raw is None:
+                raise DataLossError(f"{path}: not a V1 checkpoint (no SavedTensorSlices header under key '')")
+            meta = self._parse(raw, path, "").meta
+            if meta is None:
+                raise DataLossError(f"{path}: header entry has no SavedTensorSliceMeta")
+            versions = meta.versions or VersionDef()
+            if versions.min_consumer > CHECKPOINT_VERSION or CHECKPOINT_VERSION in versions.bad_consumers:
+                raise InvalidArgumentError(f"{path}: checkpoint version {versions} cannot be read")
+            self._tables.append(table)
+            for tensor in meta.tensor:
+                shape = (tensor.shape or TensorShapeProto()).to_shape()
+                _check_dtype_and_shape(tensor.type, shape, f"{path}: tensor {tensor.name}")
+                known = self._tensors.get(tensor.name)
+                if known is None:
+                    known = self._tensors[tensor.name] = (tensor.type, shape, [])
+                elif known[0] != tensor.type or known[1] != shape:
+                    raise DataLossError(f"{path}: tensor {tensor.name} has dtype {tensor.type} shape "
+                                        f"{list(shape)} but another file says dtype {known[0]} shape "
+                                        f"{list(known[1])}")
+                for slice_proto in tensor.slice:
+                    known[2].append((position, slice_from_proto(slice_proto)))
+
+    @staticmethod
+    def _parse(raw: bytes, path: str, key) -> SavedTensorSlices:
+        try:
+            return SavedTensorSlices.from_bytes(raw)
+        except DataLossError as error:
+            raise DataLossError(f"{path}: cannot parse the SavedTensorSlices of key {key!r}: "
+                                f"{error.message}") from error
+
+    def close(self) -> None:
+        """Drops the tables (read whole into memory: no file stays open)."""
+        self._tables = []
+
+    def not_found(self, name: str) -> NotFoundError:
+        """The NotFoundError for a missing ``name``, naming the files and the closest keys present."""
+        import difflib
+        close = difflib.get_close_matches(name, self._tensors, n=5, cutoff=0.5)
+        hint = f" Closest keys present: {', '.join(close)}." if close else ""
+        return NotFoundError(f"Key {name} not found in checkpoint {self.pattern} "
+                             f"({len(self._tensors)} keys).{hint}")
+
+    def keys(self) -> list[str]:
+        """Every tensor name, sorted."""
+        return sorted(self._tensors)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tensors
+
+    def dtype_and_shape(self, name: str) -> tuple[dtypes.DType, tuple[int, ...]]:
+        """(DType, full shape) of tensor ``name``."""
+        if name not in self._tensors:
+            raise self.not_found(name)
+        enum, shape, _ = self._tensors[name]
+        return dtypes.as_dtype(enum), shape
+
+    def num_slices(self, name: str) -> int:
+        """How many slices tensor ``name`` is stored in."""
+        return len(self._tensors[name][2])
+
+    def stored_slices(self, name: str) -> list[TensorSlice]:
+        """The slices tensor ``name`` is stored in (one full slice for a whole tensor)."""
+        self.dtype_and_shape(name)
+        return [stored for _, stored in self._tensors[name][2]]
+
+    def get_tensor(self, name: str, slice_spec: TensorSlice | None = None,
+                   out: np.ndarray | None = None) -> np.ndarray:
+        """The value of ``name`` (or of ``slice_spec`` of it), reassembled from its stored slices.
+
+        Args:
+            name: the tensor's name.
+            slice_spec: the part wanted (default: the whole tensor).
+            out: optional array of the wanted shape to fill (and return).
+
+        Raises:
+            NotFoundError: if the name is missing or the slices do not cover the request.
+            InvalidArgumentError: if ``out`` has the wrong shape.
+        """
+        dtype, shape = self.dtype_and_shape(name)
+        wanted = slice_spec or TensorSlice.full(len(shape))
+        wanted_shape = wanted.slice_shape(shape)
+        if out is not None and tuple(out.shape) != wanted_shape:
+            raise InvalidArgumentError(f"Cannot read {name} slice {wanted} of shape {list(wanted_shape)} into an "
+                                       f"array of shape {list(out.shape)}")
+        wanted_count = int(np.prod(wanted_shape, dtype=object))
+        parts, covered = [], 0
+        for position, stored in self._tensors[name][2]:  # coverage checked before any allocation
+            overlap = stored.intersect(wanted, shape)
+            if overlap is not None:
+                parts.append((position, stored, overlap))
+                covered += int(np.prod(overlap.slice_shape(shape), dtype=object))
+        if covered != wanted_count:
+            raise NotFoundError(f"Does not have sufficient slices for partitioned tensor {name} to restore "
+                                f"in slice_spec: {wanted}")
+        file_bytes = sum(table.size for table in self._tables)
+        if wanted_count > file_bytes:  # every stored value takes at least one byte of a file
+            raise DataLossError(f"{self.pattern}: tensor {name} claims {wanted_count} elements of shape "
+                                f"{list(wanted_shape)} but its files hold only {file_bytes} bytes")
+        result = out if out is not None else np.empty(wanted_shape, dtype.numpy_dtype)
+        for position, stored, overlap in parts:
+            key = encode_tensor_name_slice(name, stored)
+            path = self.files[position]
+            raw = self._tables[position].get(key)
+            if raw is None:
+                raise DataLossError(f"{path}: slice {stored} of {name} is listed but its entry is missing")
+            saved = self._parse(raw, path, key).data
+            if saved is None or saved.data is None:
+                raise DataLossError(f"{path}: entry for slice {stored} of {name} holds no data")
+            part = _values_to_array(saved.data, dtype, stored.slice_shape(shape), f"{path}: {name} slice {stored}")
+            result[overlap.relative_to(wanted, shape)] = part[overlap.relative_to(stored, shape)]
+        return result
+
+
+def write_v1_checkpoint(filename: str, tensors: Mapping[str, object]) -> str:
+    """Writes one V1 table file as TF's TensorSliceWriter does; returns ``filename``.
+
+    Args:
+        filename: the file to write (a Saver's V1 prefix, or ``sharded_v1_filename(...)``).
+        tensors: name -> array, or a Slice / list of Slices (bundle.Slice); names sorted.
+    """
+    filename = os.fspath(filename)
+    metas: list[SavedSliceMeta] = []
+    data: dict[bytes, bytes] = {}
+    for name in sorted(tensors):
+        value = tensors[name]
+        parts = [value] if isinstance(value, Slice) else value
+        if not (isinstance(parts, (list, tuple)) and parts and all(isinstance(p, Slice) for p in parts)):
+            array = np.asarray(value) if not isinstance(value, np.ndarray) else value
+            parts = [Slice(array.shape, TensorSlice.full(array.ndim), array)]
+        meta = None
+        for part in parts:
+            array = part.value if isinstance(part.value, np.ndarray) else np.asarray(part.value)
+            dtype = dtypes.as_dtype(array.dtype)
+            if dtype == dtypes.string and array.dtype != object:
+                array = array.astype(object)
+            if tuple(array.shape) != part.spec.slice_shape(part.full_shape):
+                raise InvalidArgumentError(f"Slice {part.spec} of {name} needs shape "
+                                           f"{list(part.spec.slice_shape(part.full_shape))}, got {list(array.shape)}")
+            if meta is None:
+                meta = SavedSliceMeta(name=name, shape=TensorShapeProto.from_shape(part.full_shape),
+                                      type=dtype.as_datatype_enum)
+                metas.append(meta)
+            meta.slice.append(slice_to_proto(part.spec))
+            saved = SavedSlice(name=name, slice=slice_to_proto(part.spec), data=_array_to_values(array, dtype))
+            data[encode_tensor_name_slice(name, part.spec)] = SavedTensorSlices(data=saved).to_bytes()
+    header = SavedTensorSlices(meta=SavedTensorSliceMeta(
+        tensor=metas, versions=VersionDef(producer=CHECKPOINT_VERSION, min_consumer=CHECKPOINT_VERSION_MIN_CONSUMER)))
+    with atomic_file(filename) as file:
+        table = TableWriter(file)
+        table.add(b"", header.to_bytes())
+        for key in sorted(data):
+            table.add(key, data[key])
+        table.finish()
+    return filename

@@ -1,0 +1,1 @@
+"""saver/graph_ops."""

@@ -1,0 +1,1 @@
+"""saver/storage."""

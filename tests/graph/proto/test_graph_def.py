@@ -1,0 +1,224 @@
+"""Tests for graph/graph_def.py: tensors and attrs as protos, NodeDef/GraphDef export, the NodeDef cache."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import graph.compat.v1 as tf
+from graph.base import dtypes
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.proto.graph_def import (AttrValue, GraphDef, TensorProto, VersionDef, attr_value_of, graph_def_bytes, graph_def_of,
+                             ndarray_of, node_def_of, python_value_of, tensor_proto_of)
+from graph.base.shapes import TensorShape
+from tests.graph.graph_oracle import small_graph
+
+ARRAYS = [
+    np.array([1.5, -2.0, 3.25], np.float32), np.arange(6, dtype=np.float64).reshape(2, 3),
+    np.array([-128, 5, 127], np.int8), np.array([1, 2], np.int16), np.array([7, -9], np.int32),
+    np.array([2**40, -1], np.int64), np.array([0, 255], np.uint8), np.array([65535, 1], np.uint16),
+    np.array([2**32 - 1, 0], np.uint32), np.array([2**64 - 1, 3], np.uint64), np.array([True, False]),
+    np.array([1 + 2j, -3.5j], np.complex64), np.array([1e300 + 1j, 0], np.complex128),
+    np.array([0.5, -65504], np.float16), np.array([1.0, -3.0], ml_dtypes.bfloat16),
+    np.array([b"ab", b"", b"\x00\xff"], object), np.float32(4.0), np.zeros((0, 3), np.float32),
+    np.array(b"x", object), np.array([[7]], np.int64),
+]
+
+
+@pytest.mark.parametrize("array", ARRAYS, ids=lambda a: f"{a.dtype}{list(np.shape(a))}")
+def test_tensor_proto_round_trip(array):
+    proto = tensor_proto_of(array)
+    back = ndarray_of(TensorProto.from_bytes(proto.to_bytes()))
+    assert back.dtype == np.asarray(array).dtype and back.shape == np.shape(array)
+    assert back.tolist() == np.asarray(array).tolist()
+
+
+def test_uniform_tensor_is_one_value_and_others_are_content():
+    big = np.zeros((1000, 100), np.float32)
+    proto = tensor_proto_of(big)
+    assert proto.float_val == [0.0] and not proto.tensor_content and len(proto.to_bytes()) < 20
+    assert np.array_equal(ndarray_of(proto), big)
+    signed_zero = np.array([0.0, -0.0], np.float32)  # equal as numbers, different bits: not compacted
+    assert tensor_proto_of(signed_zero).tensor_content == signed_zero.tobytes()
+    assert tensor_proto_of(np.array([1, 2], np.int32)).tensor_content == b"\x01\0\0\0\x02\0\0\0"
+    assert tensor_proto_of(np.int64(0)).int64_val == [0]  # a scalar: one *_val (as TF's global_step zeros)
+
+
+def test_short_value_lists_repeat_the_last_value():
+    proto = TensorProto(dtype=3, tensor_shape=tensor_proto_of(np.zeros(4, np.int32)).tensor_shape, int_val=[1, 2])
+    assert ndarray_of(proto).tolist() == [1, 2, 2, 2]
+    with pytest.raises(ValueError, match="tensor_content"):
+        ndarray_of(TensorProto(dtype=1, tensor_shape=proto.tensor_shape, tensor_content=b"\0" * 3))
+
+
+@pytest.mark.parametrize("value", [
+    dtypes.float32, TensorShape([None, 3]), TensorShape(None), TensorShape([]), True, 0, -7, 0.25, "VALID", b"\xff",
+    [b"loc:@a", b"loc:@b"], [1, 2], [0.5], [False, True], [dtypes.int32, dtypes.string], [TensorShape([2])], [],
+])
+def test_attr_round_trip(value):
+    back = python_value_of(AttrValue.from_bytes(attr_value_of(value).to_bytes()))
+    assert back == value and type(back) is type(value)
+
+
+def test_attr_errors_name_the_op_and_attr():
+    with pytest.raises(TypeError, match="Cannot write attr value"):
+        attr_value_of(object())
+    with pytest.raises(TypeError, match="one kind"):
+        attr_value_of([1, "a"])
+    g = graph_lib.Graph()
+    with g.as_default():
+        op = g.create_op("NoOp", [], [], name="bad", attrs={"weird": {1: 2}})
+    with pytest.raises(TypeError, match="Op 'bad' \\(NoOp\\): attr 'weird'"):
+        node_def_of(op)
+
+
+def test_node_def_inputs_device_attrs_and_defaults():
+    g, v, x, y, done, _ = small_graph()
+    node = node_def_of(y.op, add_shapes=True)
+    assert (node.name, node.op, node.input, node.device) == ("y", "Identity", ["mul"], "/device:CPU:0")
+    assert python_value_of(node.attr["T"]) == dtypes.float32
+    assert python_value_of(node.attr["_output_shapes"]) == [TensorShape([None, 2])]
+    assert node_def_of(done).input == ["^y"]
+    assign = node_def_of(g.get_operation_by_name("v/Assign"))
+    assert assign.input == ["v", "v/initial_value"]
+    assert python_value_of(assign.attr["_class"]) == [b"loc:@v"]
+    assert assign.attr["use_locking"].b is True and assign.attr["validate_shape"].b is True
+    kernel = kernels.lookup("VariableV2")
+    variable = node_def_of(v.op)
+    for name, _ in kernel.default_attrs:  # registered defaults are written, as TF writes every attr
+        assert name in variable.attr
+
+
+def test_graph_def_lazy_decoding_matches_bytes():
+    g, *_ = small_graph()
+    data = graph_def_bytes(g, add_shapes=True)
+    lazy = graph_def_of(g, add_shapes=True)
+    assert lazy.to_bytes() == data
+    assert [n.name for n in lazy.node] == [op.name for op in g.get_operations()]
+    assert lazy.versions == VersionDef(producer=2474)
+    assert GraphDef.from_bytes(data) == GraphDef.from_bytes(lazy.to_bytes())
+
+
+# ------------------------------------------------------------------------------------- TensorFlow as oracle
+
+
+@pytest.mark.tf
+def test_tensors_match_tensorflow(tf1):
+    from tensorflow.core.framework import tensor_pb2
+    for array in ARRAYS:
+        real = tensor_pb2.TensorProto.FromString(tensor_proto_of(array).to_bytes())
+        assert tf1.make_ndarray(real).tolist() == np.asarray(array).tolist()
+        theirs = tf1.make_tensor_proto(array)
+        mine = ndarray_of(TensorProto.from_bytes(theirs.SerializeToString()))
+        assert mine.tolist() == np.asarray(array).tolist()
+    assert tf1.make_ndarray(tensor_pb2.TensorProto.FromString(
+        tensor_proto_of(np.full((3, 2), 7, np.int64)).to_bytes())).tolist() == [[7, 7]] * 3
+
+
+def _representative_graph():
+    """Ops from every builder module, as a user's TF1 model has them."""
+    g = graph_lib.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        labels = tf.placeholder(tf.int32, [None], name="labels")
+        w = tf.get_variable("w", [4, 3], initializer=tf.glorot_uniform_initializer())
+        b = tf.get_variable("b", [3], initializer=tf.zeros_initializer())
+        n = tf.get_variable("n", [2], initializer=tf.random_normal_initializer(seed=1))
+        t = tf.get_variable("t", [2], initializer=tf.truncated_normal_initializer(seed=2))
+        logits = tf.nn.bias_add(tf.matmul(x, w), b)
+        probs = tf.nn.softmax(tf.nn.relu(logits))
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        stats = tf.concat([tf.reduce_sum(probs, axis=1, keepdims=True), tf.reduce_max(probs, axis=1, keepdims=True)],
+                          axis=1)
+        shaped = tf.reshape(tf.transpose(stats), [-1])
+        picked = tf.gather(shaped, tf.argmax(probs, axis=1))
+        casted = tf.cast(tf.greater(picked, 0.5), tf.float32) + tf.sqrt(tf.square(picked)) - tf.exp(-picked)
+        sliced = tf.strided_slice(tf.stack([casted, casted]), [0], [1], [1])
+        out = tf.identity(tf.where(tf.is_finite(sliced), sliced, tf.zeros_like(sliced)), name="out")
+        tf.assign_add(n, t)
+        tf.train.Saver()
+        tf.global_variables_initializer()
+    return g, x, labels, loss, out
+
+
+@pytest.mark.tf
+def test_every_node_has_the_attrs_tensorflow_requires(tf1):
+    from tensorflow.python.framework import op_def_registry
+    g, *_ = _representative_graph()
+    problems = []
+    for node in GraphDef.from_bytes(graph_def_bytes(g)).node:
+        op_def = op_def_registry.get(node.op)
+        if op_def is None:
+            problems.append(f"{node.name}: unknown op type {node.op}")
+            continue
+        known = {a.name for a in op_def.attr}
+        required = {a.name for a in op_def.attr if not a.HasField("default_value")}
+        missing = required - set(node.attr)
+        unknown = {k for k in node.attr if not k.startswith("_")} - known
+        if missing or unknown:
+            problems.append(f"{node.name} ({node.op}): missing {sorted(missing)}, not in OpDef {sorted(unknown)}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.tf
+def test_tensorflow_imports_our_graph_def_and_computes_the_same(tf1):
+    from tensorflow.core.framework import graph_pb2
+    g, x, labels, loss, out = _representative_graph()
+    feed = {x: np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0, labels: np.array([0, 2], np.int32)}
+    with tf.Session(graph=g) as sess:
+        sess.run("init")
+        ours = sess.run([loss, out], feed)
+        values = {name: sess.run(name + ":0") for name in ("w", "b")}
+    real = graph_pb2.GraphDef.FromString(graph_def_bytes(g, add_shapes=True))
+    tf1.import_graph_def(real, name="")
+    with tf1.Session() as sess:
+        sess.run("init")
+        for name, value in values.items():
+            sess.run(tf1.get_default_graph().get_tensor_by_name(name + ":0").op.outputs[0].op.name + "/Assign",
+                     {name + "/Initializer/" + ("zeros:0" if name == "b" else "random_uniform:0"): value})
+        theirs = sess.run([loss.name, out.name], {x.name: feed[x], labels.name: feed[labels]})
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+
+
+def _fresh_bytes(graph, add_shapes):
+    """The GraphDef bytes with every op's cached NodeDef dropped first."""
+    for op in graph.get_operations():
+        op._encoded = None
+    return graph_def_bytes(graph, add_shapes)
+
+
+@pytest.mark.parametrize("add_shapes", [False, True])
+def test_cached_node_defs_follow_every_change_to_an_op(add_shapes):
+    with tf.Graph().as_default() as graph:
+        a = tf.Variable(tf.zeros([3]), name="a")
+        b = tf.Variable(tf.ones([3]), name="b")
+        x = tf.placeholder(tf.float32, name="x")
+        y = tf.identity(x, name="y")
+        assert graph_def_bytes(graph, add_shapes) == _fresh_bytes(graph, add_shapes)
+        changes = [
+            lambda: a.op._set_attr("container", "box"),
+            lambda: b.op._set_device("/job:ps/task:1"),
+            lambda: b.op._set_device_from_string("/job:ps/task:2"),
+            lambda: y.op._add_control_input(a.initializer),
+            lambda: y.op._update_input(0, b.value()),
+            lambda: x.set_shape([3]),
+        ]
+        for change in changes:
+            before = graph_def_bytes(graph, add_shapes)
+            change()
+            after = graph_def_bytes(graph, add_shapes)
+            assert after == _fresh_bytes(graph, add_shapes)
+            assert after != before or (change is changes[-1] and not add_shapes)
+
+
+def test_cached_node_def_notices_a_kernel_registered_later():
+    with tf.Graph().as_default() as graph:
+        op = graph.create_op("LaterKernelOp", [], [dtypes.float32], name="later")
+        first = node_def_of(op)
+        assert "flag" not in first.attr
+        try:
+            kernels.register("LaterKernelOp", default_attrs={"flag": True})
+            assert node_def_of(op).attr["flag"].b is True
+        finally:
+            kernels._REGISTRY.pop("LaterKernelOp", None)

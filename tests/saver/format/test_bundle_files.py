@@ -1,0 +1,91 @@
+"""Tests for saver/bundle_files.py: names, gathered and chunked writes, reads into a buffer, checksums."""
+
+import os
+
+import numpy as np
+import pytest
+
+from graph.base.errors import DataLossError, NotFoundError
+from saver.format import crc
+from saver.format.bundle_files import (CHUNK_SIZE, SMALL_WRITE, DataFileReader, DataFileWriter, data_filename,
+                                index_filename, make_parent_directory, temp_filename)
+
+
+def test_names():
+    assert data_filename("a/b", 1, 3) == "a/b.data-00001-of-00003"
+    assert index_filename("a/b") == "a/b.index"
+    name = temp_filename("x.index")
+    assert name.startswith("x.index.tempstate") and name[len("x.index.tempstate"):].isdigit()
+
+
+def test_parent_directory_one_level(tmp_path):
+    make_parent_directory(str(tmp_path / "new" / "ckpt"))
+    assert (tmp_path / "new").is_dir()
+    make_parent_directory(str(tmp_path / "new" / "ckpt"))  # exists: fine
+    with pytest.raises(NotFoundError, match="Failed to create a directory"):
+        make_parent_directory(str(tmp_path / "a" / "b" / "ckpt"))
+
+
+def test_writes_in_order_with_checksums(tmp_path):
+    rng = np.random.default_rng(1)
+    pieces = [b"", b"ab", rng.bytes(SMALL_WRITE - 1), rng.integers(0, 9, 3 * CHUNK_SIZE // 8 + 5).astype(np.int64),
+              rng.bytes(10), np.float32(2.5), rng.bytes(2 * SMALL_WRITE)]
+    path = str(tmp_path / "d")
+    writer = DataFileWriter(path)
+    sums = []
+    for piece in pieces:
+        raw = np.asarray(piece).tobytes() if not isinstance(piece, bytes) else piece
+        view = np.asarray(piece).reshape(-1).view(np.uint8) if not isinstance(piece, bytes) else piece
+        sums.append((raw, writer.write(view)))
+    assert writer.write(b"xyz", None) == 0
+    writer.close()
+    assert writer.closed
+    expected = b"".join(raw for raw, _ in sums) + b"xyz"
+    with open(path, "rb") as file:
+        assert file.read() == expected
+    assert writer.size == len(expected)
+    for raw, checksum in sums:
+        assert checksum == crc.crc32c(raw)
+
+
+def test_read_into_checks_length_and_checksums(tmp_path):
+    data = np.random.default_rng(2).bytes(CHUNK_SIZE + 1000)
+    path = tmp_path / "d"
+    path.write_bytes(data)
+    reader = DataFileReader(str(path))
+    assert reader.size == len(data)
+    out = np.empty(len(data) - 7, np.uint8)
+    assert reader.read_into(7, memoryview(out), "k") == crc.crc32c(data[7:])
+    assert out.tobytes() == data[7:]
+    assert reader.read_into(0, memoryview(bytearray(3)), "k", None) == 0
+    with pytest.raises(DataLossError, match="short read for key k"):
+        reader.read_into(len(data) - 2, memoryview(bytearray(4)), "k")
+    reader.close()
+    assert reader.closed
+    with pytest.raises(NotFoundError, match="data file not found"):
+        DataFileReader(str(tmp_path / "missing"))
+    os.remove(path)
+
+
+def test_atomic_file_renames_only_on_success(tmp_path):
+    from saver.format.bundle_files import atomic_file
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        with atomic_file(str(path)) as file:
+            file.write(b"half")
+            assert [p.name for p in tmp_path.iterdir() if "tempstate" in p.name]  # written beside the target
+            raise RuntimeError("interrupted")
+    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+    with atomic_file(str(path)) as file:
+        file.write(b"new")
+    assert path.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_export_and_v1_writers_use_atomic_file():
+    import inspect
+    from saver.storage import export
+    from saver.format import v1
+    assert "atomic_file(" in inspect.getsource(export.write_tensors)
+    assert "atomic_file(" in inspect.getsource(v1.write_v1_checkpoint)
+    assert "os.replace" not in inspect.getsource(export) and "os.replace" not in inspect.getsource(v1)
