@@ -10,8 +10,7 @@ every field optional. Short forms ``/cpu:0``, ``GPU:1``, ``/gpu`` (any index) ar
 form written by ``to_string`` always uses ``/device:TYPE:INDEX``. Merging fills the unset fields of one spec
 from another; in a device stack the innermost scope (or the op's own device) wins.
 
-``ClusterSpec`` and ``replica_device_setter`` live in `graph.train.device_setter` and stay importable from here
-(resolved on first access, so the import runs one way: device_setter -> device).
+``ClusterSpec`` and ``replica_device_setter`` live in `graph.train.device_setter`, which builds on this module.
 
 This module never imports the graph: an "op" here is any object with ``.device`` (a str), ``.type`` (the
 op type, TF's ``node_def.op``), ``.name`` and, for ``apply_device_stack``, ``._set_device(str)``.
@@ -465,17 +464,6 @@ def apply_device_stack(op: Any, stack: Iterable[Union[UserDeviceSpec, DeviceLike
         if entry.function is None:
             break
         set_device(entry.string_merge(op))
-
-
-_DEVICE_SETTER_NAMES = frozenset(("ClusterSpec", "replica_device_setter"))
-
-
-def __getattr__(name: str):
-    """``graph.core.device.ClusterSpec`` / ``replica_device_setter``: the `graph.train.device_setter` objects."""
-    if name in _DEVICE_SETTER_NAMES:
-        from graph.train import device_setter
-        return getattr(device_setter, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def device_listing(ops: Any, canonical: bool = True) -> dict:

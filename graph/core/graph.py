@@ -19,6 +19,9 @@ import threading
 from typing import Any, Iterable
 
 from graph.base import kernels
+from graph.core import default_session
+from graph.core import device as device_lib
+from graph.proto import graph_def
 from graph.core.operation import Operation
 from graph.core.tensor import (  # noqa: F401  (re-exported: callers import them from graph.core.graph)
     Tensor, convert_to_tensor, is_tensor, register_tensor_conversion_function)
@@ -310,7 +313,6 @@ class Graph:
 
     def _add_op(self, op: Operation, compute_device: bool = True) -> None:
         if compute_device and self._device_stack:
-            from graph.core import device as device_lib
             device_lib.apply_device_stack(op, self._device_stack)
         if self._colocation_stack:
             groups: set[bytes] = set()
@@ -363,7 +365,6 @@ class Graph:
     @contextlib.contextmanager
     def device(self, device_name_or_function):
         """Places ops created inside on a device (string, DeviceSpec, function or None)."""
-        from graph.core import device as device_lib
         self._device_stack.append(device_lib.UserDeviceSpec(device_name_or_function))
         try:
             yield
@@ -486,13 +487,11 @@ class Graph:
     def as_graph_def(self, from_version=None, add_shapes: bool = False):
         """This graph as a GraphDef message (``graph.proto.graph_def``), the form TensorFlow imports."""
         del from_version  # every op is written; TF uses it for incremental exports
-        from graph.proto import graph_def
         return graph_def.graph_def_of(self, add_shapes=add_shapes)
 
     @property
     def graph_def_versions(self):
         """The VersionDef written into GraphDefs (producer = TF 2.21's graph version)."""
-        from graph.proto import graph_def
         return graph_def.VersionDef(producer=graph_def.GRAPH_DEF_VERSION)
 
     # ----------------------------------------------------------------- default graph
@@ -652,8 +651,7 @@ def reset_default_graph() -> None:
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
                              "cleared graph, exit the nesting and create a new graph.")
     _global_default_graph.clear()
-    from graph.runtime import session as session_lib
-    session_lib._clear_default_session_stack()
+    default_session.clear_default_session_stack()
 
 
 def _graph_of(values) -> Graph:

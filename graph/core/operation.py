@@ -8,13 +8,14 @@ here change it (and ``Tensor.set_shape``), and each resets the NodeDef byte cach
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from graph.base import kernels
+from graph.core import default_session
+from graph.core import device as device_lib
+from graph.proto import graph_def
 from graph.core.tensor import Tensor
 
-if TYPE_CHECKING:  # annotations only: graph.core.graph imports this module
-    from graph.core.graph import Graph
 
 __all__ = ["Operation"]
 
@@ -86,7 +87,6 @@ class Operation:
     @property
     def node_def(self):
         """This op as a NodeDef message (see graph.proto.graph_def)."""
-        from graph.proto import graph_def
         return graph_def.node_def_of(self)
 
     @property
@@ -116,7 +116,6 @@ class Operation:
     def _set_device(self, device) -> None:
         # TF stores the string as given (a DeviceSpec becomes its string); it canonicalizes
         # only when merging device scopes.
-        from graph.core import device as device_lib
         self._device = device.to_string() if device_lib.is_device_spec(device) else (device or "")
         self._encoded = None
 
@@ -159,8 +158,7 @@ class Operation:
 
     def run(self, feed_dict=None, session=None) -> None:
         """Runs this op in ``session`` (default: the default session)."""
-        from graph.runtime import session as session_lib
-        session_lib._run_using_default_session(self, feed_dict, self._graph, session)
+        default_session.run_using_default_session(self, feed_dict, self._graph, session, is_tensor=False)
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self._name}' type={self._type}>"

@@ -10,14 +10,12 @@ numbers, arrays and shapes; graph.ops.array_ops: lists of tensors; graph.variabl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
+from graph.core import default_session
 
-if TYPE_CHECKING:  # annotations only: graph.core.operation and graph.core.graph import this module
-    from graph.core.graph import Graph
-    from graph.core.operation import Operation
 
 __all__ = ["Tensor", "is_tensor", "convert_to_tensor", "register_tensor_conversion_function"]
 
@@ -98,8 +96,7 @@ class Tensor:
 
     def eval(self, feed_dict=None, session=None):
         """Runs the graph up to this tensor in ``session`` (default: the default session)."""
-        from graph.runtime import session as session_lib
-        return session_lib._run_using_default_session(self, feed_dict, self.graph, session)
+        return default_session.run_using_default_session(self, feed_dict, self.graph, session)
 
     def _as_node_def_input(self) -> str:
         """The input string a NodeDef uses: 'op' for output 0, else 'op:i'."""

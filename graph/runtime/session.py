@@ -23,12 +23,13 @@ import numpy as np
 
 from graph.base import errors
 from graph.base import kernels
+from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor
 
 __all__ = [
     "Session", "InteractiveSession", "ConfigProto", "GPUOptions", "GraphOptions", "RunOptions", "RunMetadata",
-    "get_default_session", "DEAD",
+    "DEAD",
 ]
 
 _LOCAL_DEVICE_PREFIX = "/job:localhost/replica:0/task:0/device:"
@@ -126,45 +127,6 @@ class _DeviceAttributes:
     def __repr__(self) -> str:
         return (f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes}, "
                 f"{self.incarnation})")
-
-
-# ----------------------------------------------------------------- default session stack
-class _SessionStack(threading.local):
-    def __init__(self):
-        self.stack: list = []
-
-
-_session_stack = _SessionStack()
-
-
-def get_default_session():
-    """The innermost session of `as_default()` contexts, or None."""
-    return _session_stack.stack[-1] if _session_stack.stack else None
-
-
-def _clear_default_session_stack() -> None:
-    _session_stack.stack.clear()
-
-
-def _run_using_default_session(fetch, feed_dict, graph, session=None):
-    """Runs ``fetch`` for Tensor.eval / Operation.run in ``session`` or the default session."""
-    is_tensor = isinstance(fetch, Tensor)
-    verb, what = ("evaluate tensor using `eval()`", "eval") if is_tensor else ("execute operation using `run()`", "run")
-    if session is None:
-        session = get_default_session()
-        if session is None:
-            raise ValueError(f"Cannot {verb}: No default session is registered. Use `with sess.as_default()` or "
-                             f"pass an explicit session to `{what}(session=sess)`")
-        if session.graph is not graph:
-            thing = "tensor" if is_tensor else "operation"
-            raise ValueError(f"Cannot use the default session to {'evaluate tensor' if is_tensor else 'execute operation'}: "
-                             f"the {thing}'s graph is different from the session's graph. Pass an explicit session "
-                             f"to `{what}(session=sess)`.")
-    elif session.graph is not graph:
-        thing = "tensor" if is_tensor else "operation"
-        raise ValueError(f"Cannot use the given session to {'evaluate tensor' if is_tensor else 'execute operation'}: "
-                         f"the {thing}'s graph is different from the session's graph.")
-    return session.run(fetch, feed_dict)
 
 
 def _tensor_str(tensor: Tensor) -> str:
@@ -497,14 +459,11 @@ class BaseSession:
 
     @contextlib.contextmanager
     def _as_default(self):
-        _session_stack.stack.append(self)
+        default_session.push_default_session(self)
         try:
             yield self
         finally:
-            if _session_stack.stack and _session_stack.stack[-1] is self:
-                _session_stack.stack.pop()
-            elif self in _session_stack.stack:
-                _session_stack.stack.remove(self)
+            default_session.pop_default_session(self)
 
     def __enter__(self):
         if self._default_graph_context is None:

@@ -28,6 +28,7 @@ import warnings
 from typing import Callable
 
 from graph.base import dtypes as dtypes_lib
+from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.variables import initialization_order
 from graph.ops import constant_ops as ops
@@ -386,8 +387,7 @@ class Variable:
         Raises:
             ValueError: if there is no session.
         """
-        from graph.runtime import session as session_lib
-        session = session or session_lib.get_default_session()
+        session = session or default_session.get_default_session()
         if session is None:
             raise ValueError("Either session argument should be provided or default session should be established")
         session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})

@@ -13,6 +13,7 @@ from graph.ops import math_ops
 from graph.ops import constant_ops as ops
 from graph.runtime import session
 from graph.ops import state_ops
+from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.base.shapes import TensorShape
 
@@ -219,31 +220,31 @@ def test_default_session_and_eval(g):
     with pytest.raises(ValueError, match="No default session is registered"):
         c.eval()
     with session.Session() as sess:
-        assert session.get_default_session() is sess
+        assert default_session.get_default_session() is sess
         assert c.eval() == 3
         assert graph_lib.get_default_graph() is g
         ops.no_op().run()
-    assert session.get_default_session() is None
+    assert default_session.get_default_session() is None
     sess = session.Session()
     with sess.as_default():
         assert c.eval() == 3
     assert c.eval(session=sess) == 3
     other = graph_lib.Graph()
     with pytest.raises(ValueError):
-        session._run_using_default_session(c, None, other, sess)
+        default_session.run_using_default_session(c, None, other, sess)
 
 
 def test_interactive_session():
     graph = graph_lib.Graph()
     sess = session.InteractiveSession(graph=graph)
     try:
-        assert session.get_default_session() is sess
+        assert default_session.get_default_session() is sess
         assert graph_lib.get_default_graph() is graph
         c = ops.constant(4)
         assert c.eval() == 4
     finally:
         sess.close()
-    assert session.get_default_session() is None
+    assert default_session.get_default_session() is None
     assert graph_lib.get_default_graph() is not graph
 
 
