@@ -233,13 +233,11 @@ for _name, _enum, _np in _SPECS:
     _BY_ENUM[_enum] = _BY_NAME[_name] = DType(_name, _enum, _np)
     _ref = DType(_name + "_ref", _enum + _REF_OFFSET, _np, is_ref=True)
     _BY_ENUM[_enum + _REF_OFFSET] = _BY_NAME[_name + "_ref"] = _ref
-_BY_NAME["half"] = _BY_ENUM[19]
-_BY_NAME["double"] = _BY_ENUM[2]
-_BY_NAME["half_ref"] = _BY_ENUM[119]
-_BY_NAME["double_ref"] = _BY_ENUM[102]
-for _name, _enum, _np in _SPECS:  # the DT_* names too
-    _BY_NAME.setdefault(_BY_ENUM[_enum].proto_name, _BY_ENUM[_enum])
-    _BY_NAME.setdefault(_BY_ENUM[_enum + _REF_OFFSET].proto_name, _BY_ENUM[_enum + _REF_OFFSET])
+# TensorFlow's string spellings (dtypes.py _STRING_TO_TF): the names above plus C++'s float/double/half,
+# each with its _ref form.  The DT_* enum names are not spellings TensorFlow accepts.
+for _alias, _enum in (("float", 1), ("double", 2), ("half", 19)):
+    _BY_NAME[_alias] = _BY_ENUM[_enum]
+    _BY_NAME[_alias + "_ref"] = _BY_ENUM[_enum + _REF_OFFSET]
 
 # numpy dtype -> DType, first spec wins (object -> string).
 _BY_NUMPY: dict[np.dtype, DType] = {}
@@ -284,33 +282,51 @@ int64_ref = _BY_NAME["int64_ref"]
 bool_ref = _BY_NAME["bool_ref"]
 string_ref = _BY_NAME["string_ref"]
 
-_PYTHON_TYPES = {float: float32, int: int32, complex: complex128, bytes: string, str: string, builtins.bool: bool}
+# TensorFlow's _PYTHON_TO_TF: only these three Python types; ``int``, ``str``, ``bytes`` and ``complex``
+# are rejected by tf.as_dtype (ints would be ambiguous between int32 and int64).
+_PYTHON_TYPES = {float: float32, builtins.bool: bool, object: string}
+
+# numpy scalar type -> DType, as TensorFlow's _NP_TO_TF keys them (np.dtype('>f4').type is np.float32).
+_BY_NUMPY_TYPE: dict = {numpy_dtype.type: dtype for numpy_dtype, dtype in _BY_NUMPY.items() if not numpy_dtype.names}
+_BY_NUMPY_TYPE.update({np.bytes_: string, np.str_: string, np.longlong: int64, np.ulonglong: uint64})
+if hasattr(np, "dtypes") and hasattr(np.dtypes, "StringDType"):  # numpy >= 2's variable-width strings
+    _BY_NUMPY[np.dtypes.StringDType()] = string  # keyed by the dtype: its .type is Python's str
+
+
+def _lookup(type_value) -> DType | None:
+    """TensorFlow's _ANY_TO_TF lookup: enum number, name, Python type, numpy type or quantized dtype."""
+    if isinstance(type_value, str):
+        return _BY_NAME.get(type_value)
+    if isinstance(type_value, (int, np.integer)):  # True == 1: TensorFlow's dict lookup gives float32 too
+        return _BY_ENUM.get(int(type_value))
+    if isinstance(type_value, type):
+        return _PYTHON_TYPES.get(type_value) or _BY_NUMPY_TYPE.get(type_value)
+    if isinstance(type_value, np.dtype):
+        return _BY_NUMPY_TYPE.get(type_value.type) or _BY_NUMPY.get(type_value)
+    return None
 
 
 def as_dtype(type_value) -> DType:
-    """Converts a DType, enum number, name, numpy dtype or Python type to a DType.
+    """Converts a DType, DataType enum number, name, numpy dtype or type, or float/bool/object to a DType.
+
+    Accepts what ``tf.as_dtype`` accepts: ``"float"``, ``"double"``, ``"half"``, ``"float32_ref"``,
+    ``np.float32``, ``np.dtype("<U3")``, ``float`` (float32), an array's ``dtype`` ...
 
     Raises:
-        TypeError: if ``type_value`` names no TensorFlow type.
+        TypeError: if ``type_value`` names no TensorFlow type (Python ``int`` and ``str`` included,
+            as in TensorFlow).
     """
     if isinstance(type_value, DType):
         return type_value
-    if isinstance(type_value, int) and not isinstance(type_value, builtins.bool):
-        if type_value in _BY_ENUM:
-            return _BY_ENUM[type_value]
-        raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType: unknown DataType enum.")
-    if isinstance(type_value, str):
-        if type_value in _BY_NAME:
-            return _BY_NAME[type_value]
-        raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
-    if isinstance(type_value, type) and type_value in _PYTHON_TYPES:
-        return _PYTHON_TYPES[type_value]
     try:
-        numpy_dtype = np.dtype(type_value)
-    except TypeError as error:
-        raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from error
-    if numpy_dtype.kind in "SU":
-        return string
-    if numpy_dtype in _BY_NUMPY:
-        return _BY_NUMPY[numpy_dtype]
-    raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
+        found = _lookup(type_value)
+    except TypeError:  # an unhashable value
+        found = None
+    if found is None and not isinstance(type_value, (str, int, type, np.dtype)) and hasattr(type_value, "dtype"):
+        try:  # an array (or anything with a numpy dtype) names its element type
+            found = _BY_NUMPY_TYPE.get(np.dtype(type_value.dtype).type)
+        except TypeError:
+            found = None
+    if found is None:
+        raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
+    return found

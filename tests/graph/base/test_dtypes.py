@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from graph.base import dtypes
+from graph.ops import constant_ops
 
 EXPECTED_ENUMS = {
     "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
@@ -29,17 +30,17 @@ def test_numpy_round_trip_and_aliases():
     assert dtypes.as_dtype(ml_dtypes.bfloat16) is dtypes.bfloat16
     assert dtypes.as_dtype("half") is dtypes.float16 and dtypes.as_dtype("double") is dtypes.float64
     assert dtypes.as_dtype(np.dtype("S4")) is dtypes.string
-    assert dtypes.as_dtype(float) is dtypes.float32 and dtypes.as_dtype(int) is dtypes.int32
-    assert dtypes.as_dtype(bool) is dtypes.bool
+    assert dtypes.as_dtype(float) is dtypes.float32 and dtypes.as_dtype(bool) is dtypes.bool
+    assert dtypes.as_dtype("float") is dtypes.float32 and dtypes.as_dtype("float_ref") is dtypes.float32_ref
     assert dtypes.qint8.as_numpy_dtype == np.dtype([("qint8", np.int8)])
-    assert dtypes.as_dtype("DT_FLOAT") is dtypes.float32
+    assert dtypes.as_dtype(dtypes.qint8.as_numpy_dtype) is dtypes.qint8
     assert dtypes.float32 == "float32" and dtypes.float32 != dtypes.float64
     assert dtypes.bfloat16.size == 2 and dtypes.complex128.size == 16
 
 
 def test_unknown_values_raise_type_error():
-    for bad in ("floaty", 99, np.dtype("datetime64[s]")):
-        with pytest.raises(TypeError):
+    for bad in ("floaty", 99, np.dtype("datetime64[s]"), int, str, "DT_FLOAT", None, [1]):
+        with pytest.raises(TypeError, match="Cannot convert the argument `type_value`"):
             dtypes.as_dtype(bad)
 
 
@@ -69,3 +70,44 @@ def test_agrees_with_tensorflow(tf1):
         a, b = ref_case
         assert dtypes.as_dtype(a).is_compatible_with(dtypes.as_dtype(b)) == \
             tf1.as_dtype(a).is_compatible_with(tf1.as_dtype(b))
+
+
+# Spellings a TF1 script may pass as a dtype; each is checked against tf.as_dtype, errors included.
+SPELLINGS = [
+    "float", "double", "half", "int", "long", "str", "bytes", "complex", "float32", "float32_ref", "float_ref",
+    "double_ref", "half_ref", "float16_ref", "DT_FLOAT", "int64", "bool", "string", "complex64", "uint8", "bfloat16",
+    "qint8", "resource", "variant", "floaty", "",
+    np.float32, np.float64, np.float16, np.int8, np.int32, np.int64, np.uint16, np.bool_, np.str_, np.bytes_,
+    np.object_, np.complex128, np.intc, np.longlong, np.longdouble, ml_dtypes.bfloat16,
+    np.dtype("float32"), np.dtype(">f4"), np.dtype("S4"), np.dtype("U3"), np.dtype("datetime64[s]"),
+    np.dtype([("qint8", np.int8)]),
+    float, int, bool, str, bytes, complex, object,
+    0, 1, 2, 19, 99, 101, 200, True, None, 1.5, [1], np.zeros(3), np.array([1], np.int32),
+]
+
+
+def _outcome(as_dtype, value):
+    try:
+        return as_dtype(value).name
+    except TypeError as error:
+        return ("TypeError", str(error))
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("value", SPELLINGS, ids=repr)
+def test_spellings_agree_with_tensorflow(tf1, value):
+    assert _outcome(dtypes.as_dtype, value) == _outcome(tf1.as_dtype, value)
+
+
+@pytest.mark.tf
+def test_equality_with_spellings_agrees_with_tensorflow(tf1):
+    for other in ("float32", "float", np.float32, 1, True, "floaty", None, int):
+        assert (dtypes.float32 == other) == (tf1.float32 == other), other
+        assert (dtypes.float32 != other) == (tf1.float32 != other), other
+
+
+def test_placeholder_takes_a_string_spelling(g):
+    x = constant_ops.placeholder("float", [None, 3])
+    assert x.dtype is dtypes.float32 and x.shape.as_list() == [None, 3]
+    assert constant_ops.placeholder(np.float64).dtype is dtypes.float64
+    assert constant_ops.placeholder("float32_ref").dtype is dtypes.float32
