@@ -26,6 +26,7 @@ import logging
 import os
 import re
 
+from graph.base.paused_gc import PausedGC
 from graph.core import graph as graph_lib
 from graph.base import kernels
 from graph.core.graph import GraphKeys
@@ -270,7 +271,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
         TypeError: for arguments of the wrong message types, or an attr that cannot be written.
         ValueError: when the GraphDef would pass protobuf's 2 GB limit.
     """
-    with graph_lib._PausedGC():  # encoding a big graph allocates much and frees it all at the end
+    with PausedGC():  # encoding a big graph allocates much and frees it all at the end
         return _export_meta_graph(filename, meta_info_def, graph_def, saver_def, collection_list, as_text, graph,
                                   export_scope, clear_devices, clear_extraneous_savers, strip_default_attrs,
                                   save_debug_info, **kwargs)

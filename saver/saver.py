@@ -19,6 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
+from graph.base.paused_gc import PausedGC
 from graph.base import errors
 from graph.core import graph as graph_lib
 # TF's ops.prepend_name_scope / strip_name_scope (they also handle '^' control inputs and 'loc:@'
@@ -114,7 +115,7 @@ class Saver:
     def _build(self, checkpoint_path, build_save, build_restore) -> None:
         if self._is_built:
             return
-        with graph_lib._PausedGC():  # one Assign per variable: no full collections while adding them
+        with PausedGC():  # one Assign per variable: no full collections while adding them
             self._build_unpaused(checkpoint_path, build_save, build_restore)
 
     def _build_unpaused(self, checkpoint_path, build_save, build_restore) -> None:

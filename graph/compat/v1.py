@@ -66,7 +66,7 @@ _TOP_LEVEL_ALIASES = {
     "Dimension": "graph.base.shapes:Dimension",
     "DType": "graph.base.dtypes:DType",
     "as_dtype": "graph.base.dtypes:as_dtype",
-    "set_random_seed": "graph.core.graph:set_random_seed",
+    "set_random_seed": "graph.core.random_seed:set_random_seed",
     "import_graph_def": "saver.meta_graph:import_graph_def",
 }
 
@@ -83,8 +83,8 @@ _NAMESPACES = {
         "truncated_normal": "graph.ops.random_ops:truncated_normal",
         "uniform": "graph.ops.random_ops:random_uniform",
         "shuffle": "graph.ops.random_ops:random_shuffle",
-        "set_random_seed": "graph.core.graph:set_random_seed",
-        "get_seed": "graph.core.graph:get_seed",
+        "set_random_seed": "graph.core.random_seed:set_random_seed",
+        "get_seed": "graph.core.random_seed:get_seed",
     }, frozenset(("random_normal", "random_uniform", "random_shuffle"))),
     "initializers": (None, {
         "zeros": "graph.variables.initializers:zeros_initializer",

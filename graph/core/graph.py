@@ -6,14 +6,13 @@ networkx DiGraph whose edges are data and control dependencies, built on demand 
 uniquification, the device, colocation and control-dependency stacks applied to each
 new op, collections, the graph-level random seed, and the default-graph stack.
 Building a graph computes nothing; values live in a Session.  Operation lives in
-graph.core.operation, Tensor and convert_to_tensor in graph.core.tensor; this module re-exports
-them, as callers import them from here.
+graph.core.operation, Tensor and convert_to_tensor in graph.core.tensor (re-exported here, as TF's
+framework/ops.py does), the scope contexts in graph.core.graph_contexts, the seeds in graph.core.random_seed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import re
 import threading
 from typing import Any, Iterable
@@ -21,10 +20,13 @@ from typing import Any, Iterable
 from graph.base import kernels
 from graph.core import default_session
 from graph.core import device as device_lib
-from graph.proto import graph_def
+from graph.core.graph_contexts import (VALID_OP_NAME_REGEX, ColocateWithContext, ControlDependenciesContext,
+                                       ControlDependenciesController, NameScopeContext, name_from_scope_name)
+from graph.core.graph_keys import GraphKeys
 from graph.core.operation import Operation
 from graph.core.tensor import (  # noqa: F401  (re-exported: callers import them from graph.core.graph)
     Tensor, convert_to_tensor, is_tensor, register_tensor_conversion_function)
+from graph.proto import graph_def
 
 _kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
 
@@ -32,78 +34,9 @@ __all__ = [
     "Graph", "Operation", "Tensor", "GraphKeys", "get_default_graph", "reset_default_graph",
     "convert_to_tensor", "register_tensor_conversion_function", "name_scope", "control_dependencies",
     "device", "colocate_with", "add_to_collection", "add_to_collections", "get_collection",
-    "get_collection_ref", "get_seed", "set_random_seed", "get_name_scope", "name_from_scope_name",
-    "is_tensor", "DEFAULT_GRAPH_SEED",
+    "get_collection_ref", "get_name_scope", "name_from_scope_name", "is_tensor",
 ]
 
-# Name validity, from tensorflow/python/framework/ops.py.
-_VALID_OP_NAME_REGEX = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE_NAME_REGEX = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE_NAMES: set[str] = set()  # names that passed the stricter (root) check
-
-# random_seed.py: the graph seed used when only an op seed is given.
-DEFAULT_GRAPH_SEED = 87654321
-_MAXINT32 = 2**31 - 1
-
-
-class GraphKeys:
-    """Standard names for graph collections (TensorFlow's GraphKeys)."""
-
-    GLOBAL_VARIABLES = "variables"
-    LOCAL_VARIABLES = "local_variables"
-    METRIC_VARIABLES = "metric_variables"
-    MODEL_VARIABLES = "model_variables"
-    TRAINABLE_VARIABLES = "trainable_variables"
-    SUMMARIES = "summaries"
-    QUEUE_RUNNERS = "queue_runners"
-    TABLE_INITIALIZERS = "table_initializer"
-    ASSET_FILEPATHS = "asset_filepaths"
-    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
-    REGULARIZATION_LOSSES = "regularization_losses"
-    CONCATENATED_VARIABLES = "concatenated_variables"
-    SAVERS = "savers"
-    WEIGHTS = "weights"
-    BIASES = "biases"
-    ACTIVATIONS = "activations"
-    UPDATE_OPS = "update_ops"
-    LOSSES = "losses"
-    SAVEABLE_OBJECTS = "saveable_objects"
-    RESOURCES = "resources"
-    LOCAL_RESOURCES = "local_resources"
-    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
-    INIT_OP = "init_op"
-    LOCAL_INIT_OP = "local_init_op"
-    READY_OP = "ready_op"
-    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
-    SUMMARY_OP = "summary_op"
-    GLOBAL_STEP = "global_step"
-    EVAL_STEP = "eval_step"
-    TRAIN_OP = "train_op"
-    COND_CONTEXT = "cond_context"
-    WHILE_CONTEXT = "while_context"
-    VARIABLES = GLOBAL_VARIABLES  # deprecated alias kept by TF1
-    _VARIABLE_COLLECTIONS = [
-        GLOBAL_VARIABLES, LOCAL_VARIABLES, METRIC_VARIABLES, MODEL_VARIABLES,
-        TRAINABLE_VARIABLES, MOVING_AVERAGE_VARIABLES, CONCATENATED_VARIABLES,
-        TRAINABLE_RESOURCE_VARIABLES,
-    ]
-
-
-def name_from_scope_name(name: str) -> str:
-    """Strips the trailing '/' of a scope name: 'a/b/' -> 'a/b'."""
-    return name[:-1] if (name and name[-1] == "/") else name
-
-
-class _ControlDependenciesController:
-    """One `control_dependencies` context: its control ops and the ops created inside it."""
-
-    def __init__(self, control_inputs: list[Operation] | None):
-        self.control_inputs = control_inputs or []
-        self.new_stack = control_inputs is None
-        self.seen: set[int] = set()
-
-    def op_in_group(self, op: Operation) -> bool:
-        return id(op) in self.seen
 
 
 class Graph:
@@ -116,7 +49,7 @@ class Graph:
         self._name_stack = ""
         self._device_stack: list = []
         self._colocation_stack: list[Operation] = []
-        self._control_dependencies_stack: list[_ControlDependenciesController] = []
+        self._control_dependencies_stack: list[ControlDependenciesController] = []
         self._collections: dict[str, list] = {}
         self._seed = None
         self._finalized = False
@@ -270,9 +203,9 @@ class Graph:
             name = name[:-1]
         else:
             name = self.unique_name(name)
-        if not _VALID_OP_NAME_REGEX.match(name):
+        if not VALID_OP_NAME_REGEX.match(name):
             raise ValueError(f"'{name}' is not a valid node name. Accepted names conform to Regex "
-                             f"/{_VALID_OP_NAME_REGEX.pattern}/")
+                             f"/{VALID_OP_NAME_REGEX.pattern}/")
         if name in self._ops_by_name:
             raise ValueError(f"Duplicate node name in graph: '{name}'")
         # TF's op_def_library colocates an op with its reference-typed inputs (Assign with
@@ -357,9 +290,9 @@ class Graph:
         """The current name scope, without a trailing '/'."""
         return self._name_stack
 
-    def name_scope(self, name: str | None) -> "_NameScope":
+    def name_scope(self, name: str | None) -> "NameScopeContext":
         """Opens a name scope; yields the scope string ending in '/' (or '' for the root)."""
-        return _NameScope(self, name)
+        return NameScopeContext(self, name)
 
     # ----------------------------------------------------------------- devices
     @contextlib.contextmanager
@@ -371,10 +304,10 @@ class Graph:
         finally:
             self._device_stack.pop()
 
-    def colocate_with(self, op, ignore_existing: bool = False) -> "_ColocateWith":
+    def colocate_with(self, op, ignore_existing: bool = False) -> "ColocateWithContext":
         """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
         inside are ignored, as in TensorFlow."""
-        return _ColocateWith(self, op, ignore_existing)
+        return ColocateWithContext(self, op, ignore_existing)
 
     # ----------------------------------------------------------------- control dependencies
     def _control_dependencies_for_inputs(self, inputs: list) -> list[Operation]:
@@ -397,10 +330,10 @@ class Graph:
                     controls.append(control)
         return controls
 
-    def control_dependencies(self, control_inputs) -> "_ControlDependencies":
+    def control_dependencies(self, control_inputs) -> "ControlDependenciesContext":
         """Makes ops created inside run after ``control_inputs`` (ops, tensors or variables);
         ``None`` clears the enclosing dependencies."""
-        return _ControlDependencies(self, control_inputs)
+        return ControlDependenciesContext(self, control_inputs)
 
     def _control_inputs_of(self, control_inputs) -> list[Operation]:
         """The distinct ops of ``control_inputs`` (ops, tensors or variables), validated."""
@@ -503,92 +436,12 @@ class Graph:
         return f"<graph.Graph object at {id(self):#x}>"
 
 
-class _NameScope:
-    """The context of `Graph.name_scope` (a class, not a generator: ops open several scopes each)."""
-
-    __slots__ = ("_graph", "_name", "_old_stack")
-
-    def __init__(self, graph: Graph, name):
-        self._graph = graph
-        self._name = name
-
-    def __enter__(self) -> str:
-        graph, name = self._graph, self._name
-        if name:
-            if isinstance(name, bytes):
-                name = name.decode()
-            if name not in _VALID_SCOPE_NAMES:  # scope names repeat ("Assign", "read"): check each once
-                if _VALID_OP_NAME_REGEX.match(name):  # valid at the root, so valid in any scope
-                    if len(_VALID_SCOPE_NAMES) < 10_000:
-                        _VALID_SCOPE_NAMES.add(name)
-                elif not (graph._name_stack and _VALID_SCOPE_NAME_REGEX.match(name)):
-                    raise ValueError(f"'{name}' is not a valid scope name")
-        self._old_stack = graph._name_stack
-        if not name:
-            new_stack, returned = "", ""
-        elif name[-1] == "/":
-            new_stack, returned = name_from_scope_name(name), name
-        else:
-            new_stack = graph.unique_name(name)
-            returned = new_stack + "/"
-        graph._name_stack = new_stack
-        return returned
-
-    def __exit__(self, *exc_info) -> None:
-        self._graph._name_stack = self._old_stack
+class _GraphStack(threading.local):
+    def __init__(self):
+        self.stack: list[Graph] = []
 
 
-class _ControlDependencies:
-    """The context of `Graph.control_dependencies` (a class, not a generator: every Variable opens one)."""
-
-    __slots__ = ("_graph", "_control_inputs", "_saved", "_controller")
-
-    def __init__(self, graph: Graph, control_inputs):
-        self._graph = graph
-        self._control_inputs = control_inputs
-
-    def __enter__(self) -> None:
-        graph = self._graph
-        if self._control_inputs is None:  # a fresh, empty stack (TF pushes an empty frame: the same effect)
-            self._saved = graph._control_dependencies_stack
-            self._controller = None
-            graph._control_dependencies_stack = []
-            return
-        self._controller = _ControlDependenciesController(graph._control_inputs_of(self._control_inputs))
-        graph._control_dependencies_stack.append(self._controller)
-
-    def __exit__(self, *exc_info) -> None:
-        if self._controller is None:
-            self._graph._control_dependencies_stack = self._saved
-        else:
-            self._graph._control_dependencies_stack.remove(self._controller)
-
-
-class _ColocateWith:
-    """The context of `Graph.colocate_with`: ``op`` joins the colocation stack; device scopes are set aside."""
-
-    __slots__ = ("_graph", "_op", "_ignore_existing", "_saved_colocation", "_saved_devices")
-
-    def __init__(self, graph: Graph, op, ignore_existing: bool):
-        self._graph = graph
-        self._op = op
-        self._ignore_existing = ignore_existing
-
-    def __enter__(self) -> None:
-        graph, op = self._graph, self._op
-        if op is not None and not isinstance(op, Operation):
-            op = convert_to_tensor(op, as_ref=True).op if not hasattr(op, "op") else op.op
-        self._saved_colocation = graph._colocation_stack
-        if self._ignore_existing:
-            graph._colocation_stack = []
-        if op is not None:
-            graph._colocation_stack = graph._colocation_stack + [op]
-        self._saved_devices = graph._device_stack
-        graph._device_stack = []
-
-    def __exit__(self, *exc_info) -> None:
-        self._graph._device_stack = self._saved_devices
-        self._graph._colocation_stack = self._saved_colocation
+_graph_stack = _GraphStack()
 
 
 class _DefaultGraph:
@@ -605,30 +458,6 @@ class _DefaultGraph:
 
     def __exit__(self, *exc_info) -> None:
         _graph_stack.stack.pop()
-
-
-class _PausedGC:
-    """Pauses the cyclic garbage collector during bulk work on a graph (a Saver's build, a Session run, a
-    .meta export): its full collections would rescan every op of a 10,000-variable graph again and again.
-    Nothing is lost: what the work leaves unreachable is collected once the collector runs again."""
-
-    __slots__ = ("_was_enabled",)
-
-    def __enter__(self) -> None:
-        self._was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc_info) -> None:
-        if self._was_enabled:
-            gc.enable()
-
-
-class _GraphStack(threading.local):
-    def __init__(self):
-        self.stack: list[Graph] = []
-
-
-_graph_stack = _GraphStack()
 _global_default_graph: list[Graph] = []
 
 
@@ -675,7 +504,7 @@ class name_scope:  # noqa: N801 - TensorFlow's name; a class, not a generator: e
     def __enter__(self) -> str:
         graph = self._graph = _graph_of(self._values)
         _graph_stack.stack.append(graph)
-        scope = self._scope = _NameScope(graph, self._name)
+        scope = self._scope = NameScopeContext(graph, self._name)
         try:
             return scope.__enter__()
         except BaseException:
@@ -727,27 +556,3 @@ def get_collection(name: str, scope: str | None = None) -> list:
 def get_collection_ref(name: str) -> list:
     """`Graph.get_collection_ref` of the default graph."""
     return get_default_graph().get_collection_ref(name)
-
-
-def set_random_seed(seed) -> None:
-    """Sets the default graph's random seed."""
-    get_default_graph().seed = seed
-
-
-def get_seed(op_seed):
-    """The (graph seed, op seed) pair a random op uses, by TensorFlow's rules (random_seed.get_seed)."""
-    graph = get_default_graph()
-    global_seed = graph.seed
-    if global_seed is not None:
-        if op_seed is None:
-            # TF 2.x counts the seedless random ops of each graph (random_seed._graph_to_seed_dict).
-            op_seed = getattr(graph, "_seed_counter", 0)
-            graph._seed_counter = op_seed + 1
-        seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
-    elif op_seed is not None:
-        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    else:
-        seeds = (None, None)
-    if seeds == (0, 0):  # (0, 0) would mean "nondeterministic" to the kernels
-        seeds = (0, _MAXINT32)
-    return seeds

@@ -14,6 +14,8 @@ from graph.base import kernels
 from graph.core import default_session
 from graph.core import device as device_lib
 from graph.proto import graph_def
+
+# Graph appears in annotations only, as a name: graph.core.graph imports this module.
 from graph.core.tensor import Tensor
 
 

@@ -16,6 +16,8 @@ from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
 from graph.core import default_session
 
+# Operation and Graph appear in annotations only, as names: both modules import this one.
+
 
 __all__ = ["Tensor", "is_tensor", "convert_to_tensor", "register_tensor_conversion_function"]
 
@@ -34,7 +36,7 @@ class Tensor:
         if type(shape) is not TensorShape:
             shape = as_shape(shape) if shape is not None else TensorShape(None)
         self._shape = shape
-        self._consumers: list[Operation] | tuple = ()  # a list from the first consumer on (most have none)
+        self._consumers: "list[Operation] | tuple" = ()  # a list from the first consumer on (most have none)
 
     @property
     def op(self) -> "Operation":

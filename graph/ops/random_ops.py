@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from graph.core import random_seed
 from graph.base import dtypes as dtypes_lib
 from graph.base import errors
 from graph.base import kernels
@@ -146,7 +147,7 @@ def _set_static_shape(result: Tensor, shape) -> None:
 
 
 def _seeds(seed):
-    seed1, seed2 = graph_lib.get_seed(seed)
+    seed1, seed2 = random_seed.get_seed(seed)
     return (0 if seed1 is None else seed1), (0 if seed2 is None else seed2)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from graph.base import errors
 from graph.base import kernels
+from graph.base.paused_gc import PausedGC
 from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor
@@ -495,7 +496,7 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        with graph_lib._PausedGC():
+        with PausedGC():
             return self._run(fetches, feed_dict)
 
     def _run(self, fetches, feed_dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import types
 
 import graph.compat.v1 as compat_v1
+from graph.core import random_seed
 from graph.ops import array_ops
 from graph.ops import control_flow_ops
 from graph.base import dtypes
@@ -38,7 +39,7 @@ def facade():
     tf.get_default_graph = graph_lib.get_default_graph
     tf.name_scope = graph_lib.name_scope
     tf.control_dependencies = graph_lib.control_dependencies
-    tf.set_random_seed = graph_lib.set_random_seed
+    tf.set_random_seed = random_seed.set_random_seed
     tf.get_collection = graph_lib.get_collection
     tf.add_to_collection = graph_lib.add_to_collection
     tf.device = graph_lib.device

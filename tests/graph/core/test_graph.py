@@ -3,6 +3,7 @@ finalize and seeds, compared with TensorFlow."""
 
 import pytest
 
+from graph.core import random_seed
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops
@@ -97,14 +98,14 @@ def test_finalize_and_version(g):
 
 
 def test_seeds(g):
-    assert graph_lib.get_seed(None) == (None, None)
-    assert graph_lib.get_seed(5) == (graph_lib.DEFAULT_GRAPH_SEED, 5)
-    graph_lib.set_random_seed(3)
-    assert graph_lib.get_seed(None) == (3, 0)
-    assert graph_lib.get_seed(None) == (3, 1)
-    assert graph_lib.get_seed(9) == (3, 9)
-    graph_lib.set_random_seed(0)
-    assert graph_lib.get_seed(0) == (0, 2**31 - 1)
+    assert random_seed.get_seed(None) == (None, None)
+    assert random_seed.get_seed(5) == (random_seed.DEFAULT_GRAPH_SEED, 5)
+    random_seed.set_random_seed(3)
+    assert random_seed.get_seed(None) == (3, 0)
+    assert random_seed.get_seed(None) == (3, 1)
+    assert random_seed.get_seed(9) == (3, 9)
+    random_seed.set_random_seed(0)
+    assert random_seed.get_seed(0) == (0, 2**31 - 1)
 
 
 def test_default_graph_stack():

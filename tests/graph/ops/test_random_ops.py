@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
+from graph.core import random_seed
 from graph.base import dtypes
 from graph.ops import constant_ops as ops
 from graph.ops import random_ops
 from graph.runtime import session
-from graph.core import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph
 
 
@@ -48,7 +48,7 @@ def test_streams_per_session(g):
 
 
 def test_seeds_follow_graph_seed(g):
-    graph_lib.set_random_seed(1)
+    random_seed.set_random_seed(1)
     r1 = random_ops.random_normal([2])
     r2 = random_ops.random_normal([2], seed=3)
     r3 = random_ops.random_uniform([2])

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from graph.core import random_seed
 from graph.base import dtypes
 from graph.core import graph as graph_lib
 from graph.variables import initializers as init_ops
@@ -61,7 +62,7 @@ def test_normal_statistics(graph):
 
 
 def test_seeds_make_values_repeatable(graph):
-    graph_lib.set_random_seed(7)
+    random_seed.set_random_seed(7)
     first = init_ops.random_normal_initializer(seed=11)([3])
     second = init_ops.random_normal_initializer(seed=11)([3])
     assert run(first).tolist() == run(second).tolist()
@@ -162,7 +163,7 @@ def test_graph_seed_rules_match_tensorflow(tf_module):
         tf.random_normal_initializer()([2])
         tf.random_uniform_initializer(seed=9)([2])
     with ours_graph.as_default():
-        graph_lib.set_random_seed(1234)
+        random_seed.set_random_seed(1234)
         init_ops.random_normal_initializer()([2])
         init_ops.random_uniform_initializer(seed=9)([2])
     assert describe(ours_graph) == describe(theirs_graph)

@@ -6,10 +6,10 @@ import warnings
 import numpy as np
 import pytest
 
+from graph.train import device_setter
 from graph.ops import constant_ops as ops
 from graph.ops import random_ops
 from graph.ops import state_ops
-from graph.core import device as device_lib
 from graph.base import dtypes
 from graph.base import errors
 from graph.core import graph as graph_lib
@@ -40,7 +40,7 @@ ours = types.SimpleNamespace(
     is_variable_initialized=variables.is_variable_initialized,
     report_uninitialized_variables=variables.report_uninitialized_variables,
     assign=state_ops.assign, errors=errors,
-    train=types.SimpleNamespace(replica_device_setter=device_lib.replica_device_setter))
+    train=types.SimpleNamespace(replica_device_setter=device_setter.replica_device_setter))
 
 
 @pytest.fixture
