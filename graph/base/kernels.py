@@ -19,8 +19,20 @@ from typing import Any, Callable
 
 from graph.base import errors
 
-__all__ = ["OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message",
+__all__ = ["DEAD", "OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message",
            "register_uninitialized_hint"]
+
+
+class _Dead:
+    """The value of a tensor on an untaken branch of a Switch: a kernel may output it (see graph.runtime.plan)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DEAD"
+
+
+DEAD = _Dead()
 
 
 @dataclass(frozen=True)

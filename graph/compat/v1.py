@@ -23,7 +23,7 @@ import graph as _graph  # noqa: F401  (registers every kernel and Tensor operato
 _TOP_LEVEL_MODULES = (
     "graph.core.graph", "graph.base.dtypes", "graph.base.shapes", "graph.ops.constant_ops", "graph.ops.state_ops", "graph.ops.math_ops",
     "graph.ops.array_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops", "graph.variables.variables",
-    "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.core.device",
+    "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
@@ -59,7 +59,7 @@ _TOP_LEVEL_ALIASES = {
     "random_uniform": "graph.ops.random_ops:random_uniform",
     "Session": "graph.runtime.session:Session",
     "InteractiveSession": "graph.runtime.session:InteractiveSession",
-    "ConfigProto": "graph.runtime.session:ConfigProto",
+    "ConfigProto": "graph.runtime.config:ConfigProto",
     "get_default_session": "graph.core.default_session:get_default_session",
     "DeviceSpec": "graph.core.device:DeviceSpec",
     "TensorShape": "graph.base.shapes:TensorShape",

@@ -5,6 +5,7 @@ import collections
 import numpy as np
 import pytest
 
+from graph.runtime import config as config_lib
 from graph.ops import control_flow_ops
 from graph.base import dtypes
 from graph.base import errors
@@ -251,7 +252,7 @@ def test_interactive_session():
 def test_config_devices_and_placement_log(g, capsys):
     a = ops.constant(1.0, name="a")
     b = math_ops.add(a, a, name="b")
-    config = session.ConfigProto(device_count={"CPU": 2}, log_device_placement=True, allow_soft_placement=True)
+    config = config_lib.ConfigProto(device_count={"CPU": 2}, log_device_placement=True, allow_soft_placement=True)
     sess = session.Session(config=config)
     devices = sess.list_devices()
     assert [d.name for d in devices] == ["/job:localhost/replica:0/task:0/device:CPU:0",
@@ -263,7 +264,7 @@ def test_config_devices_and_placement_log(g, capsys):
     sess.run(b)
     assert capsys.readouterr().out == ""
     with pytest.raises(ValueError, match="has no \"bogus\" field"):
-        session.ConfigProto(bogus=1)
+        config_lib.ConfigProto(bogus=1)
     assert session.Session().sess_str == ""
 
 

@@ -1,0 +1,88 @@
+"""Session configuration: ConfigProto and its companions as settable bags of TF's field names; devices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "RunOptions", "RunMetadata", "DeviceAttributes",
+           "LOCAL_DEVICE_PREFIX", "CPU_MEMORY_LIMIT"]
+
+LOCAL_DEVICE_PREFIX = "/job:localhost/replica:0/task:0/device:"
+CPU_MEMORY_LIMIT = 268435456  # what TF's list_devices reports for a CPU device
+
+
+class _Message:
+    """A settable bag of fields standing in for one of TensorFlow's config protobufs."""
+
+    _FIELDS: dict[str, Any] = {}
+
+    def __init__(self, **kwargs):
+        for field, default in self._FIELDS.items():
+            setattr(self, field, dict(default) if isinstance(default, dict) else default)
+        for field, value in kwargs.items():
+            if field not in self._FIELDS:
+                raise ValueError(f'Protocol message {type(self).__name__} has no "{field}" field.')
+            setattr(self, field, value)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._FIELDS if getattr(self, k) != self._FIELDS[k])
+        return f"{type(self).__name__}({fields})"
+
+
+class GPUOptions(_Message):
+    """tf.GPUOptions (accepted; there are no GPUs here)."""
+
+    _FIELDS = {"per_process_gpu_memory_fraction": 0.0, "allow_growth": False, "allocator_type": "",
+               "visible_device_list": "", "force_gpu_compatible": False, "deferred_deletion_bytes": 0,
+               "polling_active_delay_usecs": 0, "polling_inactive_delay_msecs": 0, "experimental": None}
+
+
+class GraphOptions(_Message):
+    """tf.GraphOptions (accepted, no effect)."""
+
+    _FIELDS = {"optimizer_options": None, "build_cost_model": 0, "infer_shapes": False, "place_pruned_graph": False,
+               "enable_bfloat16_sendrecv": False, "timeline_step": 0, "rewrite_options": None,
+               "enable_recv_scheduling": False, "build_cost_model_after": 0}
+
+
+class ConfigProto(_Message):
+    """tf.ConfigProto: ``device_count`` declares the CPU devices; ``log_device_placement`` prints placements."""
+
+    _FIELDS = {"device_count": {}, "log_device_placement": False, "allow_soft_placement": False,
+               "intra_op_parallelism_threads": 0, "inter_op_parallelism_threads": 0,
+               "use_per_session_threads": False, "session_inter_op_thread_pool": None,
+               "placement_period": 0, "device_filters": None, "gpu_options": None, "graph_options": None,
+               "operation_timeout_in_ms": 0, "rpc_options": None, "cluster_def": None,
+               "isolate_session_state": False, "share_cluster_devices_in_session": False,
+               "experimental": None}
+
+
+class RunOptions(_Message):
+    """tf.RunOptions (accepted; tracing is not emulated)."""
+
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
+    _FIELDS = {"trace_level": 0, "timeout_in_ms": 0, "inter_op_thread_pool": 0,
+               "output_partition_graphs": False, "debug_options": None,
+               "report_tensor_allocations_upon_oom": False, "experimental": None}
+
+
+class RunMetadata(_Message):
+    """tf.RunMetadata (left empty)."""
+
+    _FIELDS = {"step_stats": None, "cost_graph": None, "partition_graphs": None, "function_graphs": None}
+
+
+class DeviceAttributes:
+    """One entry of ``Session.list_devices()``."""
+
+    __slots__ = ("name", "device_type", "memory_limit_bytes", "incarnation")
+
+    def __init__(self, name: str, device_type: str, memory_limit_bytes: int, incarnation: int):
+        self.name = name
+        self.device_type = device_type
+        self.memory_limit_bytes = memory_limit_bytes
+        self.incarnation = incarnation
+
+    def __repr__(self) -> str:
+        return (f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes}, "
+                f"{self.incarnation})")

@@ -1,0 +1,96 @@
+"""Fetch structures: nested lists, tuples, namedtuples and dicts of graph elements, flattened and rebuilt."""
+
+from __future__ import annotations
+
+import collections
+
+from graph.core.graph import Operation, Tensor
+
+__all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str"]
+
+
+def tensor_str(tensor: Tensor) -> str:
+    return f'Tensor("{tensor.name}", shape={tensor.shape}, dtype={tensor.dtype.name})'
+
+
+def element_str(element) -> str:
+    if isinstance(element, Tensor):
+        return tensor_str(element)
+    return str(element)
+
+
+def fetch_key(fetches):
+    """A hashable key identifying a fetch structure by element identity (strings by value)."""
+    kind = type(fetches)
+    if kind is Tensor or kind is Operation:
+        return id(fetches)
+    if kind is str:
+        return fetches
+    if kind is list:
+        return ("l",) + tuple(fetch_key(item) for item in fetches)
+    if isinstance(fetches, tuple):
+        return (kind,) + tuple(fetch_key(item) for item in fetches)
+    if isinstance(fetches, dict):
+        return (kind,) + tuple((key, fetch_key(value)) for key, value in fetches.items())
+    return id(fetches)
+
+
+class Fetcher:
+    """Flattens a fetch structure into unique graph elements and rebuilds results in its shape."""
+
+    def __init__(self, graph, fetches):
+        self.elements: list = []  # unique Tensors and Operations, in first-seen order
+        self._index: dict[int, int] = {}
+        self.build = self._compile(graph, fetches)
+
+    def _add(self, element) -> int:
+        position = self._index.get(id(element))
+        if position is None:
+            position = self._index[id(element)] = len(self.elements)
+            self.elements.append(element)
+        return position
+
+    def _compile(self, graph, fetches):
+        if fetches is None:
+            raise TypeError(f'Argument `fetch` = {fetches} has invalid type "{type(fetches).__name__}". Cannot be None')
+        if isinstance(fetches, list):
+            parts = [self._compile(graph, item) for item in fetches]
+            return lambda values: [part(values) for part in parts]
+        if isinstance(fetches, tuple):
+            parts = [self._compile(graph, item) for item in fetches]
+            if hasattr(fetches, "_fields"):  # namedtuple
+                kind = type(fetches)
+                return lambda values: kind(*[part(values) for part in parts])
+            kind = type(fetches)
+            if kind is tuple:
+                return lambda values: tuple([part(values) for part in parts])
+            return lambda values: kind([part(values) for part in parts])
+        if isinstance(fetches, (dict, collections.abc.Mapping)):
+            keys = list(fetches.keys())
+            parts = [self._compile(graph, fetches[key]) for key in keys]
+            kind = type(fetches)
+
+            def build_mapping(values):
+                result = kind() if kind is not collections.defaultdict else collections.defaultdict(
+                    fetches.default_factory)
+                for key, part in zip(keys, parts):
+                    result[key] = part(values)
+                return result
+            return build_mapping
+        try:
+            element = graph.as_graph_element(fetches, allow_tensor=True, allow_operation=True)
+        except TypeError as error:
+            raise TypeError(f'Argument `fetch` = {element_str(fetches)} has invalid type "{type(fetches).__name__}" '
+                            f"must be a string or Tensor. ({error})") from None
+        except (ValueError, KeyError) as error:
+            raise ValueError(f"Argument `fetch` = {element_str(fetches)} cannot be interpreted as a Tensor. "
+                             f"({error})") from None
+        if not graph.is_fetchable(element):
+            name = element.op.name if isinstance(element, Tensor) else element.name
+            raise ValueError(f"Operation {name!r} has been marked as not fetchable. Typically this happens when it "
+                             "is defined in another function or code block. Use return values, explicit Python "
+                             "locals or TensorFlow collections to access it.")
+        position = self._add(element)
+        if isinstance(element, Operation):
+            return lambda values: None
+        return lambda values: values[position]

@@ -1,0 +1,184 @@
+"""Execution plans: the ops a run needs, in dependency order, with their input and output slots.
+
+A plan lists the ops reachable backwards from the fetches through data and control inputs,
+stopping at fed tensors, each once in dependency order; each step names its kernel, the value
+slots it reads and writes, which inputs to dereference, and its control inputs (for deadness).
+Plans are cached per (graph version, fetch identity, feed keys) by the Session.
+
+Deadness (TensorFlow's executor semantics for ``Switch``/``Merge``): a kernel may output ``DEAD``;
+an op with a dead data or control input is not computed and its outputs are dead, except
+``Merge``/``RefMerge``, which forwards its live input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import errors
+from graph.base import kernels
+from graph.base.kernels import DEAD
+from graph.core.graph import Operation, Tensor
+from graph.runtime.fetches import Fetcher, element_str, tensor_str
+
+__all__ = ["Plan", "build_plan", "convert_feed", "fetch_value"]
+
+_MERGE_TYPES = frozenset(("Merge", "RefMerge"))
+_DEADNESS_SOURCES = frozenset(("Switch", "RefSwitch"))
+
+
+
+
+
+class Plan:
+    """A cached, ready-to-execute schedule for one (fetches, feed keys) combination."""
+
+    __slots__ = ("fetcher", "steps", "num_slots", "feeds", "fetch_slots", "deadness", "anchors")
+
+
+def build_plan(graph, fetches, feed_dict) -> Plan:
+    fetcher = Fetcher(graph, fetches)
+    feeds = []  # (tensor, slot)
+    fed: dict[int, int] = {}
+    slot = 0
+    for key, value in (feed_dict or {}).items():
+        try:
+            tensor = graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
+        except Exception as error:  # TF reports any resolution failure as TypeError
+            message = error.args[0] if error.args else str(error)
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {message}") from None
+        if not graph.is_feedable(tensor):
+            raise ValueError(f"Tensor {tensor_str(tensor)} may not be fed.")
+        if id(tensor) in fed:
+            feeds.append((tensor, fed[id(tensor)]))
+            continue
+        fed[id(tensor)] = slot
+        feeds.append((tensor, slot))
+        slot += 1
+
+    # Ops needed: backwards from the fetches through data and control inputs, stopping at fed tensors.
+    roots = []
+    for element in fetcher.elements:
+        if isinstance(element, Tensor):
+            if id(element) not in fed:
+                roots.append(element.op)
+        else:
+            roots.append(element)
+    order: list[Operation] = []
+    state: dict[int, int] = {}  # id(op) -> 1 visiting, 2 done
+    for root in roots:
+        if id(root) in state:
+            continue
+        stack = [(root, False)]
+        while stack:
+            op, expanded = stack.pop()
+            if expanded:
+                if state[id(op)] != 2:
+                    state[id(op)] = 2
+                    order.append(op)
+                continue
+            if id(op) in state:
+                continue  # done, or already scheduled for expansion on this path
+            state[id(op)] = 1
+            stack.append((op, True))
+            for control in reversed(op._control_inputs):
+                if id(control) not in state:
+                    stack.append((control, False))
+            for tensor in reversed(op._inputs):
+                if id(tensor._op) not in state and (not fed or id(tensor) not in fed):
+                    stack.append((tensor._op, False))
+    registry = kernels._REGISTRY
+    missing: dict[str, list[str]] = {}
+    for op in order:
+        kernel = registry.get(op._type)
+        if kernel is None or kernel.compute is None:
+            missing.setdefault(op._type, []).append(op._name)
+    if missing:
+        listing = "; ".join(f"{op_type} (e.g. '{names[0]}')" for op_type, names in sorted(missing.items()))
+        first = missing[sorted(missing)[0]][0]
+        raise errors.UnimplementedError(
+            None, graph._get_operation_or_none(first),
+            f"No kernel registered in this emulator for op type(s) needed by this run: {listing}. "
+            "Register one with graph.base.kernels.register, or fetch a subgraph without them.")
+
+    tensor_slot: dict[int, int] = dict(fed)
+    op_index: dict[int, int] = {}
+    steps = []
+    deadness = False
+    for position, op in enumerate(order):
+        op_index[id(op)] = position
+        op_type = op._type
+        kernel = registry[op_type]
+        out0 = slot
+        for tensor in op._outputs:
+            if not fed or id(tensor) not in fed:
+                tensor_slot[id(tensor)] = slot
+            slot += 1
+        inputs = op._inputs
+        if inputs:
+            in_slots = tuple([tensor_slot[id(t)] for t in inputs])
+            ref_inputs = kernel.ref_inputs
+            derefs = tuple([i for i, t in enumerate(inputs)
+                            if t._dtype._is_ref_dtype and id(t) not in fed and i not in ref_inputs])
+        else:
+            in_slots = derefs = ()
+        controls = tuple([op_index[id(c)] for c in op._control_inputs]) if op._control_inputs else ()
+        if op_type in _DEADNESS_SOURCES:
+            deadness = True
+        steps.append((op, kernel.compute, in_slots, derefs, out0, len(op._outputs), controls,
+                      op_type in _MERGE_TYPES))
+    plan = Plan()
+    plan.fetcher = fetcher
+    plan.steps = steps
+    plan.num_slots = slot
+    plan.feeds = feeds
+    plan.fetch_slots = [(tensor_slot[id(e)], e) if isinstance(e, Tensor) else (None, e) for e in fetcher.elements]
+    plan.deadness = deadness
+    plan.anchors = (fetches, list((feed_dict or {}).keys()))  # keep keyed objects alive: ids stay unique
+    return plan
+
+
+def convert_feed(tensor: Tensor, key, value):
+    """The feed ``value`` as an ndarray of the tensor's dtype, shape-checked (TF's messages)."""
+    if isinstance(value, Tensor):
+        raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values include Python "
+                        "scalars, strings, lists, numpy ndarrays, or TensorHandles. For reference, the tensor object "
+                        f"was {tensor_str(value)} which was passed to the argument `feed_dict` with key "
+                        f"{element_str(key)}.")
+    dtype = tensor._dtype
+    numpy_dtype = dtype.numpy_dtype
+    if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer:
+        if not dtype.min <= value <= dtype.max:
+            raise TypeError(f"Type of feed value {value} with type {type(value)} is not compatible with Tensor type "
+                            f"{dtype.as_numpy_dtype}. Try explicitly setting the type of the feed tensor to a larger "
+                            "type (e.g. int64).")
+    if numpy_dtype.kind == "O":
+        array = np.asarray(value, dtype=object)
+        if array.size and any(isinstance(item, str) for item in array.reshape(-1)):
+            array = np.vectorize(lambda s: s.encode("utf-8") if isinstance(s, str) else s, otypes=[object])(array)
+    else:
+        try:
+            array = np.asarray(value, dtype=numpy_dtype)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"Cannot feed value {value!r} for Tensor {tensor.name} of dtype {dtype.name}: "
+                             f"{error}") from error
+    shape = tensor._shape
+    dims = shape._dims
+    if dims is not None:
+        actual = array.shape
+        if len(actual) != len(dims) or any(d._value is not None and d._value != a for d, a in zip(dims, actual)):
+            raise ValueError(f"Cannot feed value of shape {actual} for Tensor {tensor.name}, which has shape {shape}")
+    return array
+
+
+def fetch_value(value, tensor: Tensor, index: int):
+    if type(value) is kernels.VariableRef:
+        value = value.get()
+    elif value is DEAD:
+        raise errors.InvalidArgumentError(None, tensor.op, f"Retval[{index}] does not have value")
+    numpy_dtype = tensor._dtype.numpy_dtype
+    if type(value) is np.ndarray:
+        if value.dtype != numpy_dtype:
+            value = value.astype(numpy_dtype)
+        return value[()] if value.ndim == 0 else value.copy()
+    value = np.asarray(value, dtype=numpy_dtype)
+    return value[()] if value.ndim == 0 else value
