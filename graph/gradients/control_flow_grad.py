@@ -1,0 +1,103 @@
+"""Gradients of TF1 conditional control flow (TensorFlow's ``control_flow_grad.py``): Switch and Merge.
+
+Backprop through ``cond`` mirrors its forward graph.  A ``Merge`` that joins two branches
+sends its gradient through a ``Switch`` on the cond's predicate (``cond_grad``), so only the
+taken branch's gradient ops are live in a Session.  A ``Switch`` that carried a value into a
+branch merges the gradients of its two outputs back (``cond_grad``); tf.gradients gives the
+output of the untaken branch zeros built behind a Switch of their own
+(``graph.gradients.aggregation.zeros_like_output``), live exactly when that branch was not taken.  The untaken branch thus
+contributes zeros, as in TensorFlow.  IndexedSlices gradients (a gather inside a branch)
+are switched and merged component by component, as TensorFlow's ``switch``/``merge`` do.
+While loops are not emulated, so neither are their gradients.
+"""
+
+from __future__ import annotations
+
+from graph.base import dtypes as dtypes_lib
+from graph.core.graph import name_scope
+from graph.core.indexed_slices import IndexedSlices
+from graph.gradients.registry import RegisterGradient
+from graph.ops import array_ops
+from graph.ops import constant_ops
+from graph.ops import control_flow_ops
+from graph.ops import math_ops
+
+__all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
+
+
+# ----------------------------------------------------------------- Switch and Merge of Tensors or IndexedSlices
+def _switch(data, pred, name: str = "Switch"):
+    """(false output, true output) of ``data``; an IndexedSlices is switched component by component."""
+    if not isinstance(data, IndexedSlices):
+        return control_flow_ops._switch_ref_or_tensor(data, pred, name=name)
+    with name_scope(name, "Switch", [data.values, data.indices, pred]) as scope:
+        values = control_flow_ops._switch_ref_or_tensor(data.values, pred, name=scope)
+        indices = control_flow_ops.switch(data.indices, pred, name="indices")
+        if data.dense_shape is None:
+            return IndexedSlices(values[0], indices[0]), IndexedSlices(values[1], indices[1])
+        dense_shape = control_flow_ops.switch(data.dense_shape, pred, name="dense_shape")
+        return (IndexedSlices(values[0], indices[0], dense_shape[0]),
+                IndexedSlices(values[1], indices[1], dense_shape[1]))
+
+
+def _as_indexed_slices_list(inputs) -> list:
+    """``inputs`` as IndexedSlices (a dense tensor: all its rows), int32 indices widened if any are int64."""
+    slices = []
+    for value in inputs:
+        if not isinstance(value, IndexedSlices):
+            shape = array_ops.shape_internal(value, optimize=False)
+            value = IndexedSlices(value, math_ops.range(0, shape[0]), shape)
+        slices.append(value)
+    narrow = [s for s in slices if s.indices.dtype == dtypes_lib.int32]
+    if not narrow or len(narrow) == len(slices):
+        return slices
+    return [IndexedSlices(s.values, math_ops.cast(s.indices, dtypes_lib.int64), s.dense_shape)
+            if s.indices.dtype == dtypes_lib.int32 else s for s in slices]
+
+
+def _merge(inputs, name: str):
+    """The live one of ``inputs``; IndexedSlices (and dense tensors beside them) merge per component."""
+    if not any(isinstance(value, IndexedSlices) for value in inputs):
+        return control_flow_ops.merge(inputs, name=name)[0]
+    with name_scope(name, "Merge", []):
+        slices = _as_indexed_slices_list(inputs)
+        values = control_flow_ops.merge([s.values for s in slices])[0]
+        indices = control_flow_ops.merge([s.indices for s in slices])[0]
+        if any(s.dense_shape is None for s in slices):
+            return IndexedSlices(values, indices)
+        dense_shape = control_flow_ops.merge([s.dense_shape for s in slices])[0]
+        return IndexedSlices(values, indices, dense_shape)
+
+
+# ----------------------------------------------------------------- gradient functions
+def _switch_grad(op, *grad):
+    context = control_flow_ops._get_context(op)
+    if isinstance(context, control_flow_ops.CondContext):
+        # grad[1 - branch] is the zeros of the untaken side (see zeros_like_output); None means the
+        # data is not trainable (an int, say), and then no gradient flows.
+        if grad[1 - context.branch] is None:
+            return None, None
+        return _merge(list(grad), name="cond_grad"), None
+    false_grad = _switch(grad[0], op.inputs[1])[0]
+    true_grad = _switch(grad[1], op.inputs[1])[1]
+    return _merge([false_grad, true_grad], name="Merge"), None
+
+
+RegisterGradient("Switch")(_switch_grad)
+RegisterGradient("RefSwitch")(_switch_grad)
+
+
+@RegisterGradient("Merge")
+def _merge_grad(op, grad, _):
+    context = control_flow_ops._get_context(op.inputs[0].op)
+    if isinstance(context, control_flow_ops.CondContext):
+        # Inputs are [false branch, true branch]: exactly the outputs of a Switch on pred.
+        return _switch(grad, context.pred, name="cond_grad")
+    # A Merge outside any cond: route the gradient to whichever input was live.
+    conditions = [math_ops.equal(op.outputs[1], i) for i in range(len(op.inputs))]
+    return [_switch(grad, condition)[1] for condition in conditions]
+
+
+@RegisterGradient("RefMerge")
+def _ref_merge_grad(op, grad, _):
+    return _merge_grad(op, grad, _)

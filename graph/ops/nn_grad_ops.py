@@ -1,0 +1,123 @@
+"""The ops neural-network gradients are built from: ReluGrad, Relu6Grad, EluGrad, SoftplusGrad, BiasAddGrad.
+
+TensorFlow's op types, input names and attrs (``gen_nn_ops``).  Each activation gradient
+takes the incoming ``gradients`` first, then what the derivative is written in: the
+forward *output* for Relu (``features`` = relu(x), positive exactly where x is), Relu6
+and Elu (``outputs``), the forward *input* for Softplus.  ``BiasAddGrad`` sums
+``out_backprop`` over every dimension but the channel one (``data_format``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import errors
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+
+__all__ = ["relu_grad", "relu6_grad", "elu_grad", "softplus_grad", "bias_add_grad"]
+
+
+def _infer_merged(op):
+    gradients, features = op._inputs
+    return [(gradients.dtype.base_dtype, gradients.shape.merge_with(features.shape))]
+
+
+def _activation_kernel(derivative):
+    """compute(ctx, op, [gradients, features]) = gradients * derivative(features), after a shape check."""
+    def compute(ctx, op, inputs):
+        gradients, features = np.asarray(inputs[0]), np.asarray(inputs[1])
+        if gradients.shape != features.shape:
+            raise errors.InvalidArgumentError(
+                None, op, f"{op.type} requires gradients and features to have the same shape: "
+                f"gradients shape [{','.join(map(str, gradients.shape))}] vs features shape "
+                f"[{','.join(map(str, features.shape))}]")
+        with np.errstate(over="ignore", under="ignore"):
+            return np.asarray(derivative(gradients, features), dtype=gradients.dtype)
+    return compute
+
+
+def _softplus_derivative(gradients, features):
+    # dy / (1 + exp(-x)), written without overflow for large negative x.
+    return gradients * np.where(features >= 0, 1 / (1 + np.exp(-np.abs(features))),
+                                np.exp(-np.abs(features)) / (1 + np.exp(-np.abs(features))))
+
+
+_DERIVATIVES = {
+    "ReluGrad": lambda dy, y: np.where(y > 0, dy, 0),
+    "Relu6Grad": lambda dy, y: np.where((y > 0) & (y < 6), dy, 0),
+    "EluGrad": lambda dy, y: np.where(y < 0, dy * (y + 1), dy),
+    "SoftplusGrad": _softplus_derivative,
+}
+for _type, _derivative in _DERIVATIVES.items():
+    kernels.register(_type, infer=_infer_merged, compute=_activation_kernel(_derivative))
+
+
+def _activation_grad(op_type: str, gradients, features, features_name: str, name: str | None) -> Tensor:
+    with name_scope(name, op_type, [gradients, features]) as scope:
+        gradients = convert_to_tensor(gradients, name="gradients")
+        features = convert_to_tensor(features, dtype=gradients.dtype.base_dtype, name=features_name)
+        return gradients.graph.create_op(op_type, [gradients, features], name=scope,
+                                         attrs={"T": gradients.dtype.base_dtype})._outputs[0]
+
+
+def relu_grad(gradients, features, name: str | None = None) -> Tensor:
+    """``gradients`` where ``features`` (Relu's input or output) is positive, else 0 (``ReluGrad``)."""
+    return _activation_grad("ReluGrad", gradients, features, "features", name)
+
+
+def relu6_grad(gradients, features, name: str | None = None) -> Tensor:
+    """``gradients`` where 0 < ``features`` < 6, else 0 (``Relu6Grad``)."""
+    return _activation_grad("Relu6Grad", gradients, features, "features", name)
+
+
+def elu_grad(gradients, outputs, name: str | None = None) -> Tensor:
+    """``gradients * (outputs + 1)`` where Elu's ``outputs`` < 0, else ``gradients`` (``EluGrad``)."""
+    return _activation_grad("EluGrad", gradients, outputs, "outputs", name)
+
+
+def softplus_grad(gradients, features, name: str | None = None) -> Tensor:
+    """``gradients * sigmoid(features)`` (``SoftplusGrad``)."""
+    return _activation_grad("SoftplusGrad", gradients, features, "features", name)
+
+
+# ----------------------------------------------------------------- BiasAddGrad
+def _channel_axis(data_format, rank: int) -> int:
+    # TF's BiasOp: NCHW puts channels at dimension 1 only for inputs of rank 3 or more.
+    return 1 if data_format in (b"NCHW", "NCHW") and rank > 2 else rank - 1
+
+
+def _infer_bias_add_grad(op):
+    backprop = op._inputs[0]
+    dtype = backprop.dtype.base_dtype
+    rank = backprop.shape.ndims
+    if rank is None:
+        return [(dtype, TensorShape([None]))]
+    if rank < 2:
+        raise ValueError(f"Shape must be at least rank 2 but is rank {rank} for '{op.name}' (BiasAddGrad).")
+    return [(dtype, TensorShape([backprop.shape[_channel_axis(op._attrs["data_format"], rank)]]))]
+
+
+def _compute_bias_add_grad(ctx, op, inputs):
+    backprop = np.asarray(inputs[0])
+    if backprop.ndim < 2:
+        raise errors.InvalidArgumentError(None, op, f"Input tensor must be at least 2D: "
+                                                    f"[{','.join(map(str, backprop.shape))}]")
+    channel = _channel_axis(op._attrs["data_format"], backprop.ndim)
+    axes = tuple(axis for axis in range(backprop.ndim) if axis != channel)
+    return np.sum(backprop, axis=axes, dtype=backprop.dtype)
+
+
+kernels.register("BiasAddGrad", infer=_infer_bias_add_grad, compute=_compute_bias_add_grad,
+                 default_attrs={"data_format": b"NHWC"})
+
+
+def bias_add_grad(out_backprop, data_format=b"NHWC", name: str | None = None) -> Tensor:
+    """The gradient of BiasAdd's ``bias``: ``out_backprop`` summed over all but the channel dimension."""
+    with name_scope(name, "BiasAddGrad", [out_backprop]) as scope:
+        out_backprop = convert_to_tensor(out_backprop, name="out_backprop")
+        data_format = data_format.encode() if isinstance(data_format, str) else (data_format or b"NHWC")
+        return out_backprop.graph.create_op("BiasAddGrad", [out_backprop], name=scope,
+                                            attrs={"T": out_backprop.dtype.base_dtype,
+                                                   "data_format": data_format})._outputs[0]
