@@ -1,30 +1,55 @@
-"""TensorFlow 1.x graph mode on numpy: Graph, ops, Variables, devices and Session.
+"""TensorFlow 1.x graph mode on numpy: Graph, ops, Variables, gradients, training and Session.
 
-``import graph.compat.v1 as tf`` is the public face that mirrors
-``tensorflow.compat.v1``; importing this package registers every op kernel and the
-Tensor operators.
+``import graph.compat.v1 as tf`` is the public face that mirrors ``tensorflow.compat.v1``.
+This package face imports nothing itself: ``graph.Graph``, ``graph.Session``, ... load their
+modules on first access, so ``import saver.format.bundle_reader`` never drags in the emulator.
+
+The layers, bottom to top (each imports only the ones below it; tests/test_layering.py holds the
+one declaration of this order and walks every import)::
+
+    base       errors, dtypes, shapes, the kernel registry, the GC pause
+    platform   the file-system layer: local paths and fsspec URLs, the one atomic write
+    proto      protobuf wire codec, text format, TensorFlow's framework messages, the NodeDef encoder
+    core       Tensor, Operation, Graph, default graph and session stacks, name scopes, devices, seeds
+    ops        op families, each with its builders and numpy kernels (importing one loads them all)
+    variables  Variable, its collections and initializers, variable_scope, partitioning
+    gradients  the gradient registry and tf.gradients; one module of gradient functions per op family
+    train      optimizers and slots, schedules, moving averages, global step, device setter
+    runtime    config, execution plans, the executor, Session
+    io         GraphDef import
+    viz        pictures of graphs
+    compat     ``graph.compat.v1``: tensorflow.compat.v1's names over graph and saver (the top)
 """
 
-from graph.base import errors
-from graph.base import dtypes
-from graph.base import shapes
-from graph.base import kernels  # noqa: F401  (foundation, in dependency order)
-from graph.core import graph as _graph_module  # noqa: F401
-from graph.core import device
-from graph.ops import constant_ops as ops
-from graph.ops import state_ops
-from graph.ops import math_ops
-from graph.ops import array_ops
-from graph.ops import nn_ops
-from graph.ops import random_ops  # noqa: F401
-from graph.ops import control_flow_ops
-from graph.variables import variables
-from graph.variables import partitioning
-from graph.variables import initializers
-from graph.variables import variable_scope  # noqa: F401
-from graph.runtime import session  # noqa: F401
-from graph.core.graph import Graph, Operation, Tensor, GraphKeys, get_default_graph, reset_default_graph  # noqa: F401
-from graph.runtime.session import Session, InteractiveSession  # noqa: F401
-from graph.variables.variables import Variable  # noqa: F401
+import importlib as _importlib
 
 __version__ = "0.1.0"
+
+# Public name -> "module:attribute", resolved on first access (PEP 562).
+_LAZY = {
+    "Graph": "graph.core.graph:Graph",
+    "Operation": "graph.core.operation:Operation",
+    "Tensor": "graph.core.tensor:Tensor",
+    "GraphKeys": "graph.core.graph_keys:GraphKeys",
+    "get_default_graph": "graph.core.graph:get_default_graph",
+    "reset_default_graph": "graph.core.graph:reset_default_graph",
+    "Session": "graph.runtime.session:Session",
+    "InteractiveSession": "graph.runtime.session:InteractiveSession",
+    "Variable": "graph.variables.variables:Variable",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'graph' has no attribute {name!r}")
+    module_name, _, attribute = target.partition(":")
+    value = getattr(_importlib.import_module(module_name), attribute)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list:
+    return sorted(list(globals()) + list(_LAZY))

@@ -17,12 +17,13 @@ import logging as _logging
 import sys as _sys
 import types as _types
 
-import graph as _graph  # noqa: F401  (registers every kernel and Tensor operator)
+import graph.ops as _ops  # noqa: F401  (loads every op family: their kernels and the Tensor operators)
 
 # Modules whose public names (``__all__``) appear at the top level of tf, first match wins.
 _TOP_LEVEL_MODULES = (
     "graph.core.graph", "graph.base.dtypes", "graph.base.shapes", "graph.ops.constant_ops", "graph.ops.state_ops", "graph.ops.math_ops",
     "graph.ops.array_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops", "graph.variables.variables",
+    "graph.variables.variable_collections",
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
 )
 
@@ -97,9 +98,9 @@ _NAMESPACES = {
         "glorot_normal": "graph.variables.initializers:glorot_normal_initializer",
         "orthogonal": "graph.variables.initializers:orthogonal_initializer",
         "variance_scaling": "graph.variables.initializers:variance_scaling_initializer",
-        "global_variables": "graph.variables.variables:global_variables_initializer",
-        "local_variables": "graph.variables.variables:local_variables_initializer",
-        "variables": "graph.variables.variables:variables_initializer",
+        "global_variables": "graph.variables.variable_collections:global_variables_initializer",
+        "local_variables": "graph.variables.variable_collections:local_variables_initializer",
+        "variables": "graph.variables.variable_collections:variables_initializer",
     }, frozenset()),
     "train": (None, {
         "replica_device_setter": "graph.train.device_setter:replica_device_setter",
@@ -126,6 +127,17 @@ _NAMESPACES = {
         "assert_global_step": "graph.train.global_step:assert_global_step",
         "import_meta_graph": "saver.meta_graph:import_meta_graph",
         "export_meta_graph": "saver.meta_graph:export_meta_graph",
+        "Optimizer": "graph.train.optimizer:Optimizer",
+        "GradientDescentOptimizer": "graph.train.gradient_descent:GradientDescentOptimizer",
+        "MomentumOptimizer": "graph.train.momentum:MomentumOptimizer",
+        "AdamOptimizer": "graph.train.adam:AdamOptimizer",
+        "AdagradOptimizer": "graph.train.adagrad:AdagradOptimizer",
+        "AdagradDAOptimizer": "graph.train.adagrad_da:AdagradDAOptimizer",
+        "RMSPropOptimizer": "graph.train.rmsprop:RMSPropOptimizer",
+        "AdadeltaOptimizer": "graph.train.adadelta:AdadeltaOptimizer",
+        "FtrlOptimizer": "graph.train.ftrl:FtrlOptimizer",
+        "ProximalGradientDescentOptimizer": "graph.train.proximal_gradient_descent:ProximalGradientDescentOptimizer",
+        "ProximalAdagradOptimizer": "graph.train.proximal_adagrad:ProximalAdagradOptimizer",
     }, frozenset()),
 }
 

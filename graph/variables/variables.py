@@ -22,9 +22,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import re
-import sys
-import warnings
 from typing import Callable
 
 from graph.base import dtypes as dtypes_lib
@@ -32,19 +29,16 @@ from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.variables import initialization_order
 from graph.ops import constant_ops as ops
+from graph.ops import control_flow_ops
 from graph.ops import state_ops
 from graph.core.graph import GraphKeys, Operation, Tensor
-from graph.variables.initialization_order import initialization_dependencies, uninitialized_hint  # noqa: F401
+from graph.core.name_scopes import prepend_name_scope as _prepend_name_scope
+from graph.core.name_scopes import strip_name_scope as _strip_name_scope
+from graph.variables.save_slice_info import SaveSliceInfo
+from graph.proto.framework import VariableDef
 from graph.base.shapes import TensorShape, unknown_shape
 
-__all__ = [
-    "Variable", "VariableV1", "RefVariable", "VariableDef", "SaveSliceInfoDef", "VariableSynchronization",
-    "VariableAggregation", "global_variables", "all_variables", "local_variables", "model_variables",
-    "trainable_variables", "moving_average_variables", "variables_initializer", "initialize_variables",
-    "global_variables_initializer", "initialize_all_variables", "local_variables_initializer",
-    "initialize_local_variables", "is_variable_initialized", "report_uninitialized_variables",
-    "assert_variables_initialized",
-]
+__all__ = ["Variable", "VariableV1", "RefVariable", "VariableSynchronization", "VariableAggregation"]
 
 _logger = logging.getLogger("graph")
 
@@ -65,108 +59,6 @@ class VariableAggregation(enum.Enum):
     SUM = 1
     MEAN = 2
     ONLY_FIRST_REPLICA = 3
-
-
-def __getattr__(name: str):
-    """``VariableDef`` and ``SaveSliceInfoDef`` (variable.proto), declared once in graph.proto.graph_def and
-    imported on first use: importing graph_def eagerly would add ~20 ms to ``import graph``."""
-    if name in ("VariableDef", "SaveSliceInfoDef"):
-        from graph.proto import graph_def
-        return getattr(graph_def, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _strip_name_scope(name: str, export_scope: str | None) -> str:
-    """Removes ``export_scope/`` from the front of ``name`` (also after '^' or 'loc:@'), as TF's ops.py."""
-    if not export_scope:
-        return name
-    if export_scope[-1] == "/":
-        export_scope = export_scope[:-1]
-    return re.sub(r"([\^]|loc:@|^)" + re.escape(export_scope) + r"[\/]+(.*)", r"\1\2", name, count=1)
-
-
-def _prepend_name_scope(name: str, import_scope: str | None) -> str:
-    """Adds ``import_scope/`` in front of ``name`` (also after '^' or 'loc:@'), as TF's ops.py."""
-    if not import_scope:
-        return name
-    if import_scope[-1] == "/":
-        import_scope = import_scope[:-1]
-    return re.sub(r"([\^]|loc:@|^)(.*)", r"\1" + import_scope.replace("\\", "\\\\") + r"/\2", name, count=1)
-
-
-class _SaveSliceInfo:
-    """Where a partition sits in its full variable: ``full_name``, ``full_shape``, ``var_offset``, ``var_shape``."""
-
-    def __init__(self, full_name: str | None = None, full_shape=None, var_offset=None, var_shape=None,
-                 save_slice_info_def: SaveSliceInfoDef | None = None, import_scope: str | None = None):
-        if save_slice_info_def:
-            self.full_name = _prepend_name_scope(save_slice_info_def.full_name, import_scope)
-            self.full_shape = list(save_slice_info_def.full_shape)
-            self.var_offset = list(save_slice_info_def.var_offset)
-            self.var_shape = list(save_slice_info_def.var_shape)
-        else:
-            self.full_name = full_name
-            self.full_shape = full_shape
-            self.var_offset = var_offset
-            self.var_shape = var_shape
-
-    @property
-    def spec(self) -> str:
-        """The checkpoint's shape-and-slice string, e.g. ``'7 2 0,3:0,2'``."""
-        full_shape_str = " ".join("%d" % d for d in self.full_shape) + " "
-        slice_str = ":".join("%d,%d" % (o, s) for o, s in zip(self.var_offset, self.var_shape))
-        return full_shape_str + slice_str
-
-    @classmethod
-    def from_spec(cls, spec: str) -> "_SaveSliceInfo":
-        """Parses a `spec` string (no ``full_name``).
-
-        Raises:
-            ValueError: with TensorFlow's messages for malformed specs.
-        """
-        if not spec:
-            return cls()
-        try:
-            full_shape_str, slice_str = spec.rsplit(" ", 1)
-        except ValueError as error:
-            raise ValueError("Spec string must contain space-separated full_shape info.") from error
-        full_shape = []
-        for dim in full_shape_str.split():
-            try:
-                full_shape.append(int(dim))
-            except ValueError as error:
-                raise ValueError("Spec string full_shape must be a sequence of integers. "
-                                 f"Found '{dim}', which is not an integer.") from error
-        var_offset, var_shape = [], []
-        for dim_spec in slice_str.split(":"):
-            try:
-                offset, length = dim_spec.split(",")
-            except ValueError as error:
-                raise ValueError("Spec string must contain comma-separated pairs of offsets and shapes.") from error
-            try:
-                var_offset.append(int(offset))
-            except ValueError as error:
-                raise ValueError("Spec string var_offset must be an integer. "
-                                 f"Found '{offset}', which is not an integer.") from error
-            try:
-                var_shape.append(int(length))
-            except ValueError as error:
-                raise ValueError("Spec string var_shape must be an integer. "
-                                 f"Found '{length}', which is not an integer.") from error
-        return cls(full_shape=full_shape, var_offset=var_offset, var_shape=var_shape)
-
-    def to_proto(self, export_scope: str | None = None) -> SaveSliceInfoDef | None:
-        """This slice as a SaveSliceInfoDef, or None if ``full_name`` is outside ``export_scope``."""
-        from graph.proto.graph_def import SaveSliceInfoDef
-        if export_scope is None or self.full_name.startswith(export_scope):
-            return SaveSliceInfoDef(full_name=_strip_name_scope(self.full_name, export_scope),
-                                    full_shape=list(self.full_shape), var_offset=list(self.var_offset),
-                                    var_shape=list(self.var_shape))
-        return None
-
-    def __repr__(self) -> str:
-        return (f"SaveSliceInfo(full_name={self.full_name!r}, full_shape={self.full_shape}, "
-                f"var_offset={self.var_offset}, var_shape={self.var_shape})")
 
 
 def _validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name):
@@ -194,7 +86,7 @@ def _validate_synchronization_aggregation_trainable(synchronization, aggregation
 class Variable:
     """A TensorFlow 1.x graph variable (``RefVariable``): VariableV2 + Assign initializer + read snapshot."""
 
-    SaveSliceInfo = _SaveSliceInfo
+    SaveSliceInfo = SaveSliceInfo
     # Lets a Variable's reflected operators win over numpy arrays (TF's comment on RefVariable).
     __array_priority__ = 100
 
@@ -303,7 +195,7 @@ class Variable:
                 variable_def.variable_name)
         self._snapshot = graph.as_graph_element(_prepend_name_scope(variable_def.snapshot_name, import_scope))
         if variable_def.save_slice_info_def:
-            self._save_slice_info = _SaveSliceInfo(save_slice_info_def=variable_def.save_slice_info_def,
+            self._save_slice_info = SaveSliceInfo(save_slice_info_def=variable_def.save_slice_info_def,
                                                    import_scope=import_scope)
         else:
             self._save_slice_info = None
@@ -317,7 +209,6 @@ class Variable:
 
     def to_proto(self, export_scope: str | None = None) -> VariableDef | None:
         """This variable as a VariableDef (op and tensor names), or None if outside ``export_scope``."""
-        from graph.proto.graph_def import VariableDef
         if export_scope is not None and not self._variable.name.startswith(export_scope):
             return None
         strip = _strip_name_scope if export_scope else lambda name, scope: name
@@ -357,9 +248,8 @@ class Variable:
 
     def initialized_value(self) -> Tensor:
         """The variable's value, or its initial value if not yet initialized (TF1's cond)."""
-        from graph.ops import control_flow_ops
         with graph_lib.get_default_graph().control_dependencies(None):
-            return control_flow_ops.cond(is_variable_initialized(self), self.read_value,
+            return control_flow_ops.cond(state_ops.is_variable_initialized(self._variable), self.read_value,
                                          lambda: self.initial_value)
 
     def _guarded_initialized_value(self) -> Tensor:
@@ -370,12 +260,12 @@ class Variable:
         Using the already-guarded input keeps every level safe; it is the same tensor as
         ``initial_value`` whenever the initial value reads no variable.
         """
-        from graph.ops import control_flow_ops
         fallback = self._initial_value
         if self._initializer_op is not None and len(self._initializer_op.inputs) == 2:
             fallback = self._initializer_op.inputs[1]
         with graph_lib.get_default_graph().control_dependencies(None):
-            return control_flow_ops.cond(is_variable_initialized(self), self.read_value, lambda: fallback)
+            return control_flow_ops.cond(state_ops.is_variable_initialized(self._variable), self.read_value,
+                                         lambda: fallback)
 
     def eval(self, session=None):
         """The variable's value in ``session`` (default: the default session), as a numpy value."""
@@ -579,143 +469,3 @@ def _variable_conversion(value: Variable, dtype=None, name=None, as_ref: bool = 
 
 
 graph_lib.register_tensor_conversion_function(Variable, _variable_conversion)
-
-
-# ----------------------------------------------------------------- collections and initializers
-def global_variables(scope: str | None = None) -> list:
-    """The GLOBAL_VARIABLES collection (filtered by ``scope`` with re.match)."""
-    return graph_lib.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
-
-
-def all_variables() -> list:
-    """Deprecated alias of `global_variables`."""
-    _deprecated("all_variables", "2017-03-02", "Please use tf.global_variables instead.")
-    return global_variables()
-
-
-def local_variables(scope: str | None = None) -> list:
-    """The LOCAL_VARIABLES collection (filtered by ``scope`` with re.match)."""
-    return graph_lib.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
-
-
-def model_variables(scope: str | None = None) -> list:
-    """The MODEL_VARIABLES collection (filtered by ``scope`` with re.match)."""
-    return graph_lib.get_collection(GraphKeys.MODEL_VARIABLES, scope)
-
-
-def trainable_variables(scope: str | None = None) -> list:
-    """The TRAINABLE_VARIABLES collection (filtered by ``scope`` with re.match)."""
-    return graph_lib.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
-
-
-def moving_average_variables(scope: str | None = None) -> list:
-    """The MOVING_AVERAGE_VARIABLES collection (filtered by ``scope`` with re.match)."""
-    return graph_lib.get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
-
-
-def variables_initializer(var_list, name: str = "init") -> Operation:
-    """A NoOp named ``init`` grouping the initializers of ``var_list`` (a plain NoOp if it is empty).
-
-    Raises:
-        ValueError: if the variables' initializers read each other in a cycle.
-    """
-    var_list = list(var_list or [])
-    if var_list:
-        initialization_order.check_no_initialization_cycle(var_list)
-        op = ops.group(*[v.initializer for v in var_list], name=name)
-    else:
-        op = ops.no_op(name=name)
-    initialization_order.record_initializer(op, var_list)
-    return op
-
-
-def initialize_variables(var_list, name: str = "init") -> Operation:
-    """Deprecated alias of `variables_initializer`."""
-    _deprecated("initialize_variables", "2017-03-02", "Use `tf.variables_initializer` instead.")
-    return variables_initializer(var_list, name=name)
-
-
-def global_variables_initializer() -> Operation:
-    """`variables_initializer` over all global variables (op name ``init``)."""
-    return variables_initializer(global_variables())
-
-
-def local_variables_initializer() -> Operation:
-    """`variables_initializer` over all local variables (op name ``init``, as in TF graph mode)."""
-    return variables_initializer(local_variables())
-
-
-_warned: set[str] = set()
-
-
-def _deprecated(function: str, date: str, instructions: str) -> None:
-    """TensorFlow's deprecation notice, through `warnings` each call and the 'graph' logger once."""
-    message = (f"{function} (from tensorflow.python.ops.variables) is deprecated and will be removed after "
-               f"{date}.\nInstructions for updating:\n{instructions}")
-    warnings.warn(message, DeprecationWarning, stacklevel=3)
-    if function not in _warned:  # TF logs each deprecation once, naming the caller's file and line
-        _warned.add(function)
-        caller = sys._getframe(2)
-        _logger.warning("From %s:%d: %s", caller.f_code.co_filename, caller.f_lineno, message)
-
-
-def initialize_all_variables() -> Operation:
-    """Deprecated alias of `global_variables_initializer`."""
-    _deprecated("initialize_all_variables", "2017-03-02", "Use `tf.global_variables_initializer` instead.")
-    return global_variables_initializer()
-
-
-def initialize_local_variables() -> Operation:
-    """Deprecated alias of `local_variables_initializer`."""
-    _deprecated("initialize_local_variables", "2017-03-02", "Use `tf.local_variables_initializer` instead.")
-    return local_variables_initializer()
-
-
-def is_variable_initialized(variable) -> Tensor:
-    """A bool scalar IsVariableInitialized op, colocated with the variable."""
-    ref = variable._ref() if isinstance(variable, Variable) else variable
-    return state_ops.is_variable_initialized(ref)
-
-
-def _default_var_list() -> list:
-    var_list = global_variables() + local_variables()
-    if not var_list:
-        var_list = [op.outputs[0] for op in graph_lib.get_default_graph().get_operations()
-                    if op.type in initialization_order.VARIABLE_OP_TYPES]
-    return var_list
-
-
-def assert_variables_initialized(var_list=None):
-    """A Rank op per variable (stacked): running it fails with FailedPreconditionError if one is uninitialized."""
-    from graph.ops import array_ops
-    if var_list is None:
-        var_list = _default_var_list()
-    if not var_list:
-        return None
-    ranks = []
-    graph = graph_lib.get_default_graph()
-    for variable in var_list:
-        with graph.colocate_with(variable.op):
-            ranks.append(array_ops.rank_internal(variable, optimize=False))
-    return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
-
-
-def report_uninitialized_variables(var_list=None, name: str = "report_uninitialized_variables") -> Tensor:
-    """A string tensor of the op names of the uninitialized variables among ``var_list``."""
-    import os
-
-    from graph.ops import array_ops
-    from graph.ops import math_ops
-    if var_list is None:
-        var_list = _default_var_list()
-    with graph_lib.name_scope(name):
-        if var_list:
-            init_vars = [is_variable_initialized(v) for v in var_list]
-        # TF reads this environment variable too; the report runs on the local CPU by default.
-        local_device = os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING", "/cpu:0")
-        with graph_lib.device(local_device):
-            if not var_list:
-                return ops.constant([], dtype=dtypes_lib.string)
-            variables_mask = math_ops.logical_not(array_ops.stack(init_vars))
-            variable_names_tensor = ops.constant([v.op.name for v in var_list])
-            return array_ops.boolean_mask(variable_names_tensor, variables_mask)

@@ -16,10 +16,11 @@ text (``to_dot``), SVG from our own layout (``to_svg``; no Graphviz needed), or 
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Dict, List, Optional
 
 from graph.core import graph as graph_lib
+from graph.variables.initialization_order import initialization_dependencies
+from graph.platform import file_io
 from graph.viz.figure import Edge, Figure, Node, render
 
 __all__ = ["figure", "to_dot", "to_svg", "write", "DEVICE_COLORS"]
@@ -79,7 +80,6 @@ def _initialization_edges(variables) -> List[tuple]:
     """(read variable op name, initialized variable op name) for each ``initialized_value`` dependency."""
     if not variables:
         return []
-    from graph.variables.variables import initialization_dependencies
     return sorted(initialization_dependencies(list(variables.values())).edges())
 
 
@@ -215,19 +215,8 @@ def write_figure(picture: Figure, path: str, engine: Optional[str] = None) -> st
         data = render(picture.to_dot(), extension)
     else:
         raise ValueError(f"{path}: give a file extension (.svg, .dot, .png, .pdf) to choose the format")
-    directory = os.path.dirname(path) or "."
-    handle, temp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp's 0600 would make a picture unreadable to others
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.remove(temp)
-        raise
+    with file_io.atomic_file(path) as file:
+        file.write(data)
     return path
 
 

@@ -5,6 +5,7 @@ import types
 import numpy as np
 import pytest
 
+from graph.proto.framework import SaveSliceInfoDef
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops
@@ -14,6 +15,7 @@ from graph.variables import partitioning
 from graph.runtime import session as session_lib
 from graph.variables import variable_scope as vs
 from graph.variables import variables
+from graph.variables import variable_collections
 from graph.core.graph import GraphKeys
 from tests.graph.graph_oracle import describe_placed
 
@@ -39,9 +41,9 @@ ours = types.SimpleNamespace(
     fixed_size_partitioner=partitioning.fixed_size_partitioner,
     variable_axis_size_partitioner=partitioning.variable_axis_size_partitioner,
     min_max_variable_partitioner=partitioning.min_max_variable_partitioner,
-    global_variables=variables.global_variables, trainable_variables=variables.trainable_variables,
-    local_variables=variables.local_variables, get_collection=graph_lib.get_collection,
-    global_variables_initializer=variables.global_variables_initializer, Variable=variables.Variable)
+    global_variables=variable_collections.global_variables, trainable_variables=variable_collections.trainable_variables,
+    local_variables=variable_collections.local_variables, get_collection=graph_lib.get_collection,
+    global_variables_initializer=variable_collections.global_variables_initializer, Variable=variables.Variable)
 
 
 @pytest.fixture
@@ -52,7 +54,7 @@ def graph():
 
 def run(graph, fetches):
     with session_lib.Session(graph=graph) as sess:
-        sess.run(variables.global_variables_initializer())
+        sess.run(variable_collections.global_variables_initializer())
         return sess.run(fetches)
 
 
@@ -190,7 +192,7 @@ def test_local_variables_and_scope_collections(graph):
     with vs.variable_scope("s") as scope:
         local = vs.get_local_variable("counter", [], dtype=dtypes.int32)
         global_ = vs.get_variable("g", [1])
-    assert variables.local_variables() == [local] and not local.trainable
+    assert variable_collections.local_variables() == [local] and not local.trainable
     assert scope.global_variables() == [global_] and scope.local_variables() == [local]
     assert scope.trainable_variables() == [global_]
 
@@ -205,9 +207,9 @@ def test_fixed_size_partitions_and_slice_infos(graph):
     parts = list(p)
     assert [v.name for v in parts] == ["scope/w/part_0:0", "scope/w/part_1:0", "scope/w/part_2:0"]
     assert [v._save_slice_info.spec for v in parts] == ["7 2 0,3:0,2", "7 2 3,2:0,2", "7 2 5,2:0,2"]
-    assert parts[1].to_proto().save_slice_info_def == variables.SaveSliceInfoDef(
+    assert parts[1].to_proto().save_slice_info_def == SaveSliceInfoDef(
         full_name="scope/w", full_shape=[7, 2], var_offset=[3, 0], var_shape=[2, 2])
-    assert p._get_variable_list() == parts and variables.global_variables() == parts
+    assert p._get_variable_list() == parts and variable_collections.global_variables() == parts
     whole = graph_lib.convert_to_tensor(p)
     assert (whole.name, whole.op.inputs[0].op.name) == ("scope/w:0", "scope/w/ConcatPartitions/concat")
     assert run(graph, whole).tolist() == [[1.0, 1.0]] * 7
@@ -239,7 +241,7 @@ def test_partitioned_assign_splits_the_value(graph):
                         initializer=init_ops.zeros_initializer())
     updates = p.assign(ops.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
     with session_lib.Session(graph=graph) as sess:
-        sess.run(variables.global_variables_initializer())
+        sess.run(variable_collections.global_variables_initializer())
         sess.run(updates)
         assert sess.run(graph_lib.convert_to_tensor(p)).tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
 

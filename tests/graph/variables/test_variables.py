@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
+from graph.proto.framework import SaveSliceInfoDef, VariableDef
 from graph.train import device_setter
 from graph.ops import constant_ops as ops
 from graph.ops import random_ops
@@ -14,7 +15,9 @@ from graph.base import dtypes
 from graph.base import errors
 from graph.core import graph as graph_lib
 from graph.runtime import session as session_lib
+from graph.variables import initialization_order
 from graph.variables import variables
+from graph.variables import variable_collections
 from graph.core.graph import GraphKeys
 from tests.graph.graph_oracle import attr_or_none, describe_placed
 
@@ -33,12 +36,12 @@ ours = types.SimpleNamespace(
     constant=ops.constant, zeros=ops.zeros, ones=ops.ones, placeholder=ops.placeholder, identity=ops.identity,
     random_normal=random_ops.random_normal, random_uniform=random_ops.random_uniform, device=graph_lib.device,
     name_scope=graph_lib.name_scope, float32=dtypes.float32, float64=dtypes.float64, int32=dtypes.int32,
-    global_variables_initializer=variables.global_variables_initializer,
-    local_variables_initializer=variables.local_variables_initializer,
-    variables_initializer=variables.variables_initializer, global_variables=variables.global_variables,
-    trainable_variables=variables.trainable_variables, local_variables=variables.local_variables,
-    is_variable_initialized=variables.is_variable_initialized,
-    report_uninitialized_variables=variables.report_uninitialized_variables,
+    global_variables_initializer=variable_collections.global_variables_initializer,
+    local_variables_initializer=variable_collections.local_variables_initializer,
+    variables_initializer=variable_collections.variables_initializer, global_variables=variable_collections.global_variables,
+    trainable_variables=variable_collections.trainable_variables, local_variables=variable_collections.local_variables,
+    is_variable_initialized=variable_collections.is_variable_initialized,
+    report_uninitialized_variables=variable_collections.report_uninitialized_variables,
     assign=state_ops.assign, errors=errors,
     train=types.SimpleNamespace(replica_device_setter=device_setter.replica_device_setter))
 
@@ -92,10 +95,10 @@ def test_collections_and_scope_filters(graph):
     b = variables.Variable(1.0, name="s/b", trainable=False)
     c = variables.Variable(1.0, name="c", collections=[GraphKeys.LOCAL_VARIABLES])
     d = variables.Variable(1.0, name="d", collections=[GraphKeys.MODEL_VARIABLES, GraphKeys.GLOBAL_VARIABLES])
-    assert variables.global_variables() == [a, b, d]
-    assert variables.trainable_variables() == [a, c, d]
-    assert variables.local_variables() == [c] and variables.model_variables() == [d]
-    assert variables.global_variables("s/") == [b] and variables.moving_average_variables() == []
+    assert variable_collections.global_variables() == [a, b, d]
+    assert variable_collections.trainable_variables() == [a, c, d]
+    assert variable_collections.local_variables() == [c] and variable_collections.model_variables() == [d]
+    assert variable_collections.global_variables("s/") == [b] and variable_collections.moving_average_variables() == []
     with pytest.raises(ValueError, match="collections argument to Variable constructor must be a list"):
         variables.Variable(1.0, collections="variables")
 
@@ -120,7 +123,7 @@ def test_initialize_read_assign_load(graph):
     add = w.assign_add([10.0, 10.0])
     sub_op = w.assign_sub([1.0, 1.0], read_value=False)
     set_op = w.assign([5.0, 6.0])
-    init = variables.global_variables_initializer()
+    init = variable_collections.global_variables_initializer()
     assert (add.op.type, sub_op.type, set_op.op.type) == ("AssignAdd", "AssignSub", "Assign")
     assert set_op.op.get_attr("use_locking") is False and set_op.op.get_attr("_class") == [b"loc:@w"]
     with session(graph) as sess:
@@ -176,7 +179,7 @@ def test_uninitialized_read_names_the_variable_and_the_initializer(graph):
 
 def test_uninitialized_read_mentions_initializer_built_too_early(graph):
     a = variables.Variable(1.0, name="a")
-    init = variables.global_variables_initializer()
+    init = variable_collections.global_variables_initializer()
     w = variables.Variable(2.0, name="w")
     with session(graph) as sess:
         sess.run(init)
@@ -191,39 +194,39 @@ def test_uninitialized_read_mentions_initializer_built_too_early(graph):
 
 def test_uninitialized_hint_text(graph):
     a = variables.Variable(1.0, name="a")
-    early = variables.global_variables_initializer()
+    early = variable_collections.global_variables_initializer()
     w = variables.Variable(1.0, name="w", collections=[GraphKeys.LOCAL_VARIABLES])
-    hint = variables.uninitialized_hint(w.op)
+    hint = initialization_order.uninitialized_hint(w.op)
     assert hint.startswith("Run tf.local_variables_initializer() or its initializer op 'w/Assign'")
     assert f"The initializer op '{early.name}' was built before 'w' was created" in hint
-    assert "was built before" not in variables.uninitialized_hint(a.op)
+    assert "was built before" not in initialization_order.uninitialized_hint(a.op)
 
 
 # ----------------------------------------------------------------- initializers, reports
 def test_variables_initializer_names_and_deprecated_aliases(graph):
     a = variables.Variable(1.0, name="a")
-    init = variables.global_variables_initializer()
+    init = variable_collections.global_variables_initializer()
     assert (init.name, init.type, [c.name for c in init.control_inputs]) == ("init", "NoOp", ["a/Assign"])
-    empty = variables.local_variables_initializer()
+    empty = variable_collections.local_variables_initializer()
     assert (empty.name, empty.type, empty.control_inputs) == ("init_1", "NoOp", [])
     with pytest.warns(DeprecationWarning, match=r"initialize_all_variables \(from tensorflow.python.ops.variables"
                                                 r"\) is deprecated and will be removed after 2017-03-02.\n"
                                                 r"Instructions for updating:\nUse `tf.global_variables_initializer` "
                                                 r"instead."):
-        old = variables.initialize_all_variables()
+        old = variable_collections.initialize_all_variables()
     assert old.name == "init_2" and [c.name for c in old.control_inputs] == ["a/Assign"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        assert variables.initialize_local_variables().name == "init_3"
-        assert variables.initialize_variables([a], name="mine").name == "mine"
+        assert variable_collections.initialize_local_variables().name == "init_3"
+        assert variable_collections.initialize_variables([a], name="mine").name == "mine"
 
 
 def test_is_variable_initialized_and_report(graph):
     a = variables.Variable(1.0, name="a")
     b = variables.Variable([1, 2], name="b")
-    check = variables.is_variable_initialized(a)
+    check = variable_collections.is_variable_initialized(a)
     assert check.op.type == "IsVariableInitialized" and check.op.get_attr("_class") == [b"loc:@a"]
-    report = variables.report_uninitialized_variables()
+    report = variable_collections.report_uninitialized_variables()
     assert report.op.name.startswith("report_uninitialized_variables/") and report.dtype == dtypes.string
     with session(graph) as sess:
         assert not sess.run(check)
@@ -235,15 +238,15 @@ def test_is_variable_initialized_and_report(graph):
 
 
 def test_report_without_variables_is_empty_constant(graph):
-    report = variables.report_uninitialized_variables()
+    report = variable_collections.report_uninitialized_variables()
     assert report.op.type == "Const" and report.shape.as_list() == [0]
-    assert variables.assert_variables_initialized() is None
+    assert variable_collections.assert_variables_initialized() is None
 
 
 def test_assert_variables_initialized(graph):
     a = variables.Variable(1.0, name="a")
     b = variables.Variable([1, 2], name="b")
-    check = variables.assert_variables_initialized()
+    check = variable_collections.assert_variables_initialized()
     with session(graph) as sess:
         with pytest.raises(errors.FailedPreconditionError, match="uninitialized value a"):
             sess.run(check)
@@ -259,7 +262,7 @@ def test_initialized_value_and_guarded_initial_values(graph):
     plain = variables.Variable(weights * 3.0, name="plain")  # no initialized_value: guarded by rewriting
     assert plain.initializer.inputs[1].op.name == "mul_1_plain"
     with session(graph) as sess:
-        sess.run(variables.global_variables_initializer())
+        sess.run(variable_collections.global_variables_initializer())
         base, copy, twice, thrice = sess.run([weights, w2, w_twice, plain])
     np.testing.assert_array_equal(copy, base)
     np.testing.assert_allclose(twice, 2.0 * base, rtol=1e-6)
@@ -286,7 +289,7 @@ def test_random_chain_is_consistent_in_one_run(graph):
     c = variables.Variable(b * 3.0, name="c")
     d = variables.Variable(c.initialized_value() + 1.0, name="d")
     with session(graph) as sess:
-        sess.run(variables.global_variables_initializer())
+        sess.run(variable_collections.global_variables_initializer())
         av, bv, cv, dv = sess.run([a, b, c, d])
     np.testing.assert_allclose([bv, cv, dv], [2 * av, 6 * av, 6 * av + 1], rtol=1e-5)
 
@@ -295,7 +298,7 @@ def test_initialization_dependencies_graph(graph):
     a = variables.Variable(1.0, name="a")
     b = variables.Variable(a + 1.0, name="b")
     c = variables.Variable(b.initialized_value() * a, name="c")
-    dependencies = variables.initialization_dependencies([a, b, c])
+    dependencies = initialization_order.initialization_dependencies([a, b, c])
     assert sorted(dependencies.edges) == [("a", "b"), ("a", "c"), ("b", "c")]
 
 
@@ -312,8 +315,8 @@ def test_cycle_is_reported_with_its_variables(graph):
     with pytest.raises(ValueError, match=r"Variable initialization dependency cycle: (a -> b -> a|b -> a -> b) "
                                          r"\(each variable's initializer reads the next\)\. No order of running "
                                          r"initializers can give a, b values"):
-        variables.variables_initializer([a_again, b])
-    assert variables.variables_initializer([a, b]).type == "NoOp"  # the original pair is fine
+        variable_collections.variables_initializer([a_again, b])
+    assert variable_collections.variables_initializer([a, b]).type == "NoOp"  # the original pair is fine
 
 
 # ----------------------------------------------------------------- VariableDef, SaveSliceInfo
@@ -321,7 +324,7 @@ def test_to_proto_from_proto_and_scopes(graph):
     with graph_lib.name_scope("outer"):
         w = variables.Variable([1.0, 2.0], name="w", trainable=False)
     definition = w.to_proto()
-    assert definition == variables.VariableDef(
+    assert definition == VariableDef(
         variable_name="outer/w:0", initializer_name="outer/w/Assign", snapshot_name="outer/w/read:0",
         initial_value_name="outer/w/initial_value:0", trainable=False)
     assert w.to_proto(export_scope="outer").variable_name == "w:0"
@@ -338,7 +341,7 @@ def test_save_slice_info_spec():
     assert info.spec == "7 2 3,2:0,2"
     parsed = variables.Variable.SaveSliceInfo.from_spec("7 2 0,3:0,2")
     assert (parsed.full_shape, parsed.var_offset, parsed.var_shape) == ([7, 2], [0, 0], [3, 2])
-    assert info.to_proto() == variables.SaveSliceInfoDef(full_name="w", full_shape=[7, 2], var_offset=[3, 0], var_shape=[2, 2])
+    assert info.to_proto() == SaveSliceInfoDef(full_name="w", full_shape=[7, 2], var_offset=[3, 0], var_shape=[2, 2])
     assert variables.Variable.SaveSliceInfo(save_slice_info_def=info.to_proto(), import_scope="s").full_name == "s/w"
     with pytest.raises(ValueError, match="Spec string must contain space-separated full_shape info."):
         variables.Variable.SaveSliceInfo.from_spec("7")
@@ -453,7 +456,7 @@ def test_report_and_assert_ops_match_tensorflow(tf_module):
         tf.assert_variables_initialized()
         tf.report_uninitialized_variables([a], name="mine")
     ours_with_assert = types.SimpleNamespace(**vars(ours),
-                                             assert_variables_initialized=variables.assert_variables_initialized)
+                                             assert_variables_initialized=variable_collections.assert_variables_initialized)
     # boolean_mask's inner ops belong to array_ops; compared here: what variables.py builds around them.
     rows = [[row for row in describe(_built(tf, script)[0]) if "/boolean_mask/" not in row[0]]
             for tf in (ours_with_assert, tf_module)]
@@ -464,8 +467,8 @@ def test_deprecation_is_logged_once_with_the_caller(graph, caplog):
     variables._warned.discard("initialize_local_variables")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        variables.initialize_local_variables()
-        variables.initialize_local_variables()
+        variable_collections.initialize_local_variables()
+        variable_collections.initialize_local_variables()
     logged = [r.getMessage() for r in caplog.records if "initialize_local_variables" in r.getMessage()]
     assert len(logged) == 1 and logged[0].startswith(f"From {__file__}:")
     assert logged[0].endswith("is deprecated and will be removed after 2017-03-02.\nInstructions for updating:\n"

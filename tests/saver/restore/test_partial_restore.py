@@ -10,6 +10,7 @@ from graph.base import errors
 from graph.core import graph as graph_lib
 from graph.runtime import session as session_lib
 from graph.variables import variables
+from graph.variables import variable_collections
 from saver.restore import partial_restore
 from saver.format.bundle import Slice, write_checkpoint
 from saver.restore import IncompleteRestoreError, RestoreReport, compile_rename, restore_matching
@@ -75,10 +76,10 @@ def test_five_layer_model_into_six_layer_model(graph, tmp_path):
                                                                ("layer_6/bias", "layer_6/bias")]
     assert report.unused == [] and report.shape_mismatches == [] and report.dtype_mismatches == []
     assert _uninitialized(sess) == ["layer_6/bias", "layer_6/kernel"]
-    reported = sess.run(variables.report_uninitialized_variables())
+    reported = sess.run(variable_collections.report_uninitialized_variables())
     assert reported.tolist() == [b"layer_6/kernel", b"layer_6/bias"]
     fresh = [v for v in model.values() if v.op.name.encode() in set(reported.tolist())]
-    sess.run(variables.variables_initializer(fresh))
+    sess.run(variable_collections.variables_initializer(fresh))
     for name, var in model.items():
         expected = saved.get(name, np.eye(4) * 6 if name.endswith("kernel") else np.full(4, 6))
         np.testing.assert_array_equal(sess.run(var), np.asarray(expected, np.float32))
@@ -336,7 +337,7 @@ def test_five_layer_workflow_with_saver_and_matmul(tmp_path):
     with graph_lib.Graph().as_default() as five:
         x5, y5 = build(5)
         with session_lib.Session(graph=five) as sess:
-            sess.run(variables.global_variables_initializer())
+            sess.run(variable_collections.global_variables_initializer())
             prefix = Saver().save(sess, str(tmp_path / "five" / "model.ckpt"), global_step=100,
                                   write_meta_graph=False)
             batch = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
@@ -346,8 +347,8 @@ def test_five_layer_workflow_with_saver_and_matmul(tmp_path):
         with session_lib.Session(graph=six) as sess:
             report = restore_matching(sess, str(tmp_path / "five"))
             assert report.checkpoint == prefix and len(report.restored) == 10 and report.unused == []
-            missing = sess.run(variables.report_uninitialized_variables())
+            missing = sess.run(variable_collections.report_uninitialized_variables())
             assert missing.tolist() == [b"layer_6/kernel", b"layer_6/bias"]
-            new = [v for v in variables.global_variables() if v.op.name.encode() in set(missing.tolist())]
-            sess.run(variables.variables_initializer(new))
+            new = [v for v in variable_collections.global_variables() if v.op.name.encode() in set(missing.tolist())]
+            sess.run(variable_collections.variables_initializer(new))
             np.testing.assert_allclose(sess.run(y6, {x6: batch}), expected, rtol=1e-6)
