@@ -12,6 +12,8 @@ type) and names its converted Python inputs after the op's input arguments.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
@@ -20,12 +22,14 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
-from graph.ops import array_ops, constant_ops, math_ops
-from graph.ops.math_ops import broadcast_static_shape
+from graph.core.indexed_slices import IndexedSlices
+from graph.ops import array_fill_ops, array_ops, constant_ops, reduction_ops
+from graph.ops import math_ops  # noqa: F401  (installs the Tensor operators reduced_shape's arithmetic uses)
+from graph.ops.array_ops import broadcast_static_shape
 
 __all__ = ["tanh_grad", "sigmoid_grad", "rsqrt_grad", "sqrt_grad", "reciprocal_grad", "broadcast_gradient_args",
            "broadcast_to", "dynamic_stitch", "list_diff", "invert_permutation", "cumsum", "cumprod",
-           "unsorted_segment_sum", "where_v2", "reduced_shape"]
+           "unsorted_segment_sum", "where_v2", "reduced_shape", "real_div", "div_no_nan"]
 
 
 def _gen_op(op_type: str, inputs: list[tuple], attrs, name: str | None, num_outputs: int = 1):
@@ -328,5 +332,44 @@ def reduced_shape(input_shape, axes):
     input_rank = array_ops.size(input_shape, out_type=axes.dtype)
     axes = (axes + input_rank) % input_rank
     axes_shape = array_ops.shape(axes)
-    return dynamic_stitch([math_ops.range(input_rank), axes],
-                          [input_shape, constant_ops.ones(axes_shape, dtype=input_shape.dtype)])
+    return dynamic_stitch([reduction_ops.range(input_rank), axes],
+                          [input_shape, array_fill_ops.ones(axes_shape, dtype=input_shape.dtype)])
+
+
+# ----------------------------------------------------------------- IndexedSlices -> dense Tensor
+_LARGE_SPARSE_NUM_ELEMENTS = 100000000  # TF's threshold for its "large amount of memory" warning
+
+
+def _indexed_slices_to_tensor(value: IndexedSlices, dtype=None, name: str | None = None, as_ref: bool = False):
+    """TF's conversion of an IndexedSlices to a dense Tensor: ``UnsortedSegmentSum`` over ``dense_shape[0]`` rows."""
+    del as_ref
+    if dtype is not None and not dtype.is_compatible_with(value.dtype):
+        raise ValueError(f"Incompatible tensor conversion requested to `dtype` {dtype.name} for IndexedSlices "
+                         f"({value}) with dtype {value.dtype.name}")
+    if value.dense_shape is None:
+        raise ValueError(f"Tensor conversion requested for IndexedSlices for argument `value` without dense_shape: "
+                         f"{value!s}")
+    dense_shape = constant_ops.constant_value(value.dense_shape)
+    if dense_shape is not None:
+        num_elements = int(np.prod(dense_shape, dtype=np.int64))
+        if num_elements >= _LARGE_SPARSE_NUM_ELEMENTS:
+            warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with {num_elements} elements. This may "
+                          "consume a large amount of memory.", stacklevel=2)
+    return unsorted_segment_sum(value.values, value.indices, value.dense_shape[0], name=name)
+
+
+graph_lib.register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+# ----------------------------------------------------------------- generated division ops
+def real_div(x, y, name: str | None = None) -> Tensor:
+    """gen_math_ops.real_div: a ``RealDiv`` op in scope ``RealDiv``."""
+    return _gen_op("RealDiv", [(x, "x", None), (y, "y", getattr(x, "dtype", None))],
+                   lambda x, y: {"T": x.dtype.base_dtype}, name)
+
+
+def div_no_nan(x, y, name: str | None = None) -> Tensor:
+    """TF's math_ops.div_no_nan: ``x / y``, 0 where ``y`` is 0 (``DivNoNan`` in scope ``div_no_nan``)."""
+    with name_scope(name, "div_no_nan", [x, y]) as scope:
+        return _gen_op("DivNoNan", [(x, "x", None), (y, "y", getattr(x, "dtype", None))],
+                       lambda x, y: {"T": x.dtype.base_dtype}, scope)

@@ -1,0 +1,359 @@
+"""tf.gradients: builds the symbolic gradient graph of ys with respect to xs, as TensorFlow 1.x does.
+
+The walk follows TensorFlow's ``gradients_util._GradientsHelper``:
+
+1. Under the ``gradients`` name scope, each y gets an initial gradient ``grad_ys_i``
+   (``ones(shape(y))``: ``gradients/Shape`` and a Fill ``gradients/grad_ys_0``, or an Identity
+   of the given grad_y).
+2. Only ops between xs and ys matter: those reachable forward from the xs through
+   trainable (floating) tensors, and backward from the ys.  ``pending_count[op]`` counts how
+   many between-op consumers must deliver a gradient before ``op`` is visited.
+3. Ops are visited from the ys backward.  The gradients arriving at each output are summed
+   (one ``AddN`` per output, or pairwise with the experimental aggregation methods; a mix
+   with IndexedSlices densifies, IndexedSlices alone concatenate), missing output gradients
+   of a visited op become zeros, and the op's registered gradient function runs inside
+   ``gradients/<op name>_grad``.  Ops of the xs without predecessors among the xs, and
+   ``stop_gradients``, are not differentiated.
+4. The gradient of each x is the (aggregated) gradient of its tensor: None when no path
+   joins it to the ys, or zeros with ``UnconnectedGradients.ZERO``.
+
+A RefVariable x means its ref tensor (the ``VariableV2`` output), as TF converts xs with
+``as_ref=True``: the gradient reaches it through the ``<var>/read`` Identity.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+
+from graph.base import dtypes as dtypes_lib
+from graph.core import graph as graph_lib
+from graph.core.graph import Operation, Tensor
+from graph.core.indexed_slices import (IndexedSlices, convert_n_to_tensor_or_indexed_slices,
+                                       convert_to_tensor_or_indexed_slices)
+from graph.gradients import array_grad, math_grad, nn_grad, reduction_grad, state_grad  # noqa: F401  (they fill the registry)
+from graph.gradients import registry
+from graph.gradients.aggregation import AggregationMethod, aggregate_gradients
+from graph.gradients.control_flow_grad import zeros_like_output
+from graph.ops import array_fill_ops, array_ops, constant_ops, control_flow_ops
+from graph.ops import array_concat_ops
+
+__all__ = ["gradients", "hessians", "UnconnectedGradients", "AggregationMethod", "is_trainable"]
+
+
+# TensorFlow's array_grad.py declares it: the op exists to cut gradients (tf.stop_gradient).
+registry.NotDifferentiable("StopGradient")
+
+
+class UnconnectedGradients(enum.Enum):
+    """What tf.gradients returns for an x that no path connects to the ys: None or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+_TRAINABLE_DTYPES = frozenset((dtypes_lib.float16, dtypes_lib.float32, dtypes_lib.float64, dtypes_lib.bfloat16,
+                               dtypes_lib.complex64, dtypes_lib.complex128, dtypes_lib.resource,
+                               dtypes_lib.variant))
+
+
+def is_trainable(tensor_or_dtype) -> bool:
+    """True if a tensor's dtype supports infinitesimal changes (TF's backprop_util.IsTrainable)."""
+    dtype = tensor_or_dtype.dtype if isinstance(tensor_or_dtype, Tensor) else dtypes_lib.as_dtype(tensor_or_dtype)
+    return dtype.base_dtype in _TRAINABLE_DTYPES
+
+
+def _as_list(value) -> list:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+# ----------------------------------------------------------------- the ops between xs and ys
+def _pending_count(to_ops: list[Operation], from_ops: list[Operation]):
+    """(to_ops reachable from from_ops, pending backprop count per op): TF's _PendingCount."""
+    reached: set[Operation] = set()
+    queue = collections.deque(from_ops)
+    while queue:  # forward from the xs through trainable tensors only
+        op = queue.popleft()
+        if op not in reached:
+            reached.add(op)
+            for output in op._outputs:
+                if is_trainable(output):
+                    queue.extend(output.consumers())
+    reachable_to_ops = {op for op in to_ops if op in reached}
+    between: set[Operation] = set()
+    between_list: list[Operation] = []
+    queue = collections.deque(to_ops)
+    while queue:  # backward from the ys, keeping reached ops
+        op = queue.popleft()
+        if op in reached:
+            between.add(op)
+            between_list.append(op)
+            reached.remove(op)  # visit each op once
+            queue.extend(tensor.op for tensor in op._inputs)
+    pending: dict[Operation, int] = collections.defaultdict(int)
+    for op in between_list:
+        for tensor in op._inputs:
+            if tensor.op in between:
+                pending[tensor.op] += 1
+    return reachable_to_ops, pending
+
+
+def _stop_ops(from_ops, stop_gradient_ops, pending) -> set[Operation]:
+    """Ops not to differentiate: from_ops with no between-op input (the frontier), and stop_gradients' ops."""
+    stop = {op for op in from_ops if all(pending[tensor.op] <= 0 for tensor in op._inputs)}
+    stop.update(stop_gradient_ops)
+    return stop
+
+
+# ----------------------------------------------------------------- initial gradients
+def _default_grad_ys(grad_ys: list, ys: list, colocate: bool) -> list:
+    """grad_ys with None replaced by ones of y's shape (``grad_ys_i``), given ones through an Identity."""
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
+    grad_ys = convert_n_to_tensor_or_indexed_slices(grad_ys, name="grad_y")
+    result = []
+    for i, (y, grad_y) in enumerate(zip(ys, grad_ys)):
+        with _maybe_colocate_with(y.op, colocate):
+            if grad_y is None:
+                if y.dtype.is_complex:
+                    raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys (y.dtype = "
+                                    f"{y.dtype.base_dtype.name})")
+                result.append(array_fill_ops.ones(array_ops.shape(y), dtype=y.dtype.base_dtype, name=f"grad_ys_{i}"))
+                continue
+            _check_grad_y_dtype(y, grad_y)
+            if isinstance(grad_y, IndexedSlices):
+                result.append(IndexedSlices(
+                    constant_ops.identity(grad_y.values, name=f"grad_ys_{i}_values"),
+                    constant_ops.identity(grad_y.indices, name=f"grad_ys_{i}_indices"),
+                    None if grad_y.dense_shape is None
+                    else constant_ops.identity(grad_y.dense_shape, name=f"grad_ys_{i}_shape")))
+            else:
+                result.append(constant_ops.identity(grad_y, name=f"grad_ys_{i}"))
+    return result
+
+
+def _check_grad_y_dtype(y: Tensor, grad_y) -> None:
+    y_dtype, g_dtype = y.dtype.base_dtype, grad_y.dtype.base_dtype
+    if y_dtype.is_floating or y_dtype.is_integer:
+        if not g_dtype.is_floating and not g_dtype.is_integer:
+            raise TypeError(f"Gradient type {g_dtype.name} generated for real or integer-valued tensor {y} with type "
+                            f"{y_dtype.name} must be real or integer")
+    elif y_dtype.is_complex:
+        if not g_dtype.is_complex:
+            raise TypeError(f"Gradient type {g_dtype.name} generated for complex-valued tensor {y} with type "
+                            f"{y_dtype.name} must be real")
+    elif y_dtype == dtypes_lib.resource:
+        if g_dtype == dtypes_lib.resource:
+            raise TypeError(f"Input gradient {grad_y} for resource tensor {y} should not be a resource")
+    elif y_dtype != dtypes_lib.variant:
+        raise TypeError(f"Tensor {y} with type {y_dtype.name} must be numeric to obtain a default gradient")
+
+
+class _maybe_colocate_with:  # noqa: N801 - a context manager named as TF's helper
+    """Colocates ops created inside with ``op`` when ``colocate_gradients_with_ops`` is set."""
+
+    __slots__ = ("_context",)
+
+    def __init__(self, op: Operation, colocate: bool):
+        self._context = op.graph.colocate_with(op) if colocate else None
+
+    def __enter__(self) -> None:
+        if self._context is not None:
+            self._context.__enter__()
+
+    def __exit__(self, *exc_info) -> None:
+        if self._context is not None:
+            self._context.__exit__(*exc_info)
+
+
+# ----------------------------------------------------------------- per-op gradient bookkeeping
+def _set_grad(grads: dict, tensor: Tensor, grad) -> None:
+    op_grads = grads.get(tensor.op)
+    if not op_grads:
+        op_grads = [[] for _ in tensor.op._outputs]
+        grads[tensor.op] = op_grads
+    op_grads[tensor.value_index].append(grad)
+
+
+def _get_grad(grads: dict, tensor: Tensor, unconnected: UnconnectedGradients):
+    op_grads = grads.get(tensor.op)
+    grad = op_grads[tensor.value_index] if op_grads else None
+    if grad is None and unconnected == UnconnectedGradients.ZERO:
+        return array_fill_ops.zeros_like(tensor, dtype=tensor.dtype.base_dtype)
+    assert not isinstance(grad, list), "gradients list should have been aggregated by now."
+    return grad
+
+
+def _gradient_function(op: Operation):
+    """The registered gradient function of ``op``, with TF's message when it has none."""
+    try:
+        return registry.get_gradient_function(op)
+    except LookupError:
+        raise LookupError(
+            f"No gradient defined for operation'{op.name}' (op type: {op.type}). In general every operation must "
+            "have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you want "
+            "to pretend this operation is a constant in your program, you may insert `tf.stop_gradient`. This can "
+            "be useful to silence the error in cases where you know gradients are not needed, e.g. the forward "
+            "pass of tf.custom_gradient. Please see more details in "
+            "https://www.tensorflow.org/api_docs/python/tf/custom_gradient.") from None
+
+
+def _gate(in_grads: list) -> list:
+    """TF's control_flow_ops.tuple over the input gradients: each available only once all are computed."""
+    if not any(isinstance(g, IndexedSlices) for g in in_grads):
+        return control_flow_ops.tuple(in_grads)
+    with graph_lib.name_scope(None, "tuple", [g for g in in_grads if g is not None]):
+        gate = control_flow_ops.group(*sorted({g.op for g in in_grads if g is not None}, key=lambda op: op._id))
+        gated = []
+        for grad in in_grads:
+            if isinstance(grad, IndexedSlices):
+                gated.append(IndexedSlices(control_flow_ops.with_dependencies([gate], grad.values), grad.indices,
+                                           grad.dense_shape))
+            else:
+                gated.append(None if grad is None else control_flow_ops.with_dependencies([gate], grad))
+        return gated
+
+
+def _call_gradient_function(op: Operation, grad_fn, out_grads: list, gate_gradients: bool) -> list:
+    graph = op.graph
+    with graph.name_scope(op.name + "_grad"):
+        in_grads = grad_fn(op, *out_grads)
+        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if len(in_grads) != len(op._inputs):
+            raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
+                             f"inputs {len(op._inputs)}")
+        if gate_gradients and len([g for g in in_grads if g is not None]) > 1:
+            with graph.device(None), graph.colocate_with(None, ignore_existing=True):
+                in_grads = _gate(in_grads)
+    return in_grads
+
+
+# ----------------------------------------------------------------- tf.gradients
+def gradients(ys, xs, grad_ys=None, name: str = "gradients", colocate_gradients_with_ops: bool = False,
+              gate_gradients: bool = False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE) -> list:
+    """Constructs symbolic derivatives of the sum of ``ys`` with respect to each of ``xs``.
+
+    Args:
+        ys: a Tensor or list of Tensors to differentiate.
+        xs: a Tensor, Variable or list of them to differentiate with respect to.
+        grad_ys: optional initial gradients, one per y (None entries mean ones).
+        name: the name scope of the gradient ops.
+        colocate_gradients_with_ops: colocate each gradient with the op it differentiates.
+        gate_gradients: gate each op's input gradients with a ``tuple`` to avoid races.
+        aggregation_method: an `AggregationMethod` constant for summing gradient terms.
+        stop_gradients: Tensors not to differentiate through.
+        unconnected_gradients: `UnconnectedGradients` value (or its string) for xs not connected to ys.
+
+    Returns:
+        One gradient per x: a Tensor, an IndexedSlices, or None (or zeros) when unconnected.
+
+    Raises:
+        LookupError: if an op between xs and ys has no registered gradient.
+        ValueError: for mismatched ``grad_ys`` or an unknown ``unconnected_gradients``.
+        TypeError: for a ``grad_ys`` entry of the wrong kind of dtype.
+    """
+    ys = [_as_variable_value(y) for y in _as_list(ys)]
+    xs = _as_list(xs)
+    grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
+    try:
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: '{unconnected_gradients}'") from None
+    stop_gradients = [] if stop_gradients is None else _as_list(stop_gradients)
+    with graph_lib.name_scope(name, "gradients", list(ys) + list(xs) + list(stop_gradients) + list(grad_ys)):
+        graph = graph_lib.get_default_graph()
+        graph.unique_name("uid")  # TF reserves a per-call uid name here (XLA clustering); kept for identical naming
+        ys = convert_n_to_tensor_or_indexed_slices(ys, name="y")
+        xs = [x if isinstance(x, IndexedSlices) else graph_lib.convert_to_tensor(x, name=f"x_{i}", as_ref=True)
+              for i, x in enumerate(xs)]
+        grad_ys = _default_grad_ys(grad_ys, ys, colocate_gradients_with_ops)
+        return _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate_gradients_with_ops,
+                              gate_gradients, aggregation_method, unconnected_gradients)
+
+
+def _as_variable_value(y):
+    """A Variable among the ys means its value (TF's convert_variables_to_tensors)."""
+    return y if isinstance(y, (Tensor, IndexedSlices)) or y is None else convert_to_tensor_or_indexed_slices(y)
+
+
+def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradients, aggregation_method,
+                   unconnected):
+    to_ops = [y.op for y in ys]
+    from_ops = [x.op for x in xs]
+    stop_gradient_ops = [t.op for t in stop_gradients]
+    reachable_to_ops, pending = _pending_count(to_ops, from_ops)
+    grads: dict[Operation, list] = {}
+    for y, grad_y in zip(ys, grad_ys):
+        _set_grad(grads, y, grad_y)
+    queue = collections.deque()
+    queued: set[Operation] = set()
+    for op in to_ops:
+        # an op whose outputs feed each other (one y's op under another's) waits for its pending count
+        if pending[op] == 0 and op not in queued and op in reachable_to_ops:
+            queued.add(op)
+            queue.append(op)
+    stop_ops = _stop_ops(from_ops, stop_gradient_ops, pending)
+    while queue:
+        op = queue.popleft()
+        with _maybe_colocate_with(op, colocate):
+            out_grads = aggregate_gradients(grads, op, aggregation_method)
+            has_out_grads = any(g is not None for g in out_grads)
+            grad_fn = _gradient_function(op) if has_out_grads and op not in stop_ops else None
+            if grad_fn is not None:
+                for i, out_grad in enumerate(out_grads):
+                    # an output nothing downstream used still gets a zero gradient if it is trainable
+                    if out_grad is None and is_trainable(op._outputs[i]):
+                        out_grads[i] = zeros_like_output(op, i)
+                in_grads = _call_gradient_function(op, grad_fn, out_grads, gate_gradients)
+            else:
+                in_grads = [None] * len(op._inputs)
+            for i, (t_in, in_grad) in enumerate(zip(op._inputs, in_grads)):
+                if in_grad is None:
+                    continue
+                if isinstance(in_grad, Tensor) and t_in.dtype != dtypes_lib.resource:
+                    try:
+                        in_grad.set_shape(t_in.shape)
+                    except ValueError:
+                        raise ValueError(
+                            "Incompatible shapes between op input and calculated input gradient. Forward operation: "
+                            f"{op.name}. Input index: {i}. Original input shape: {t_in.shape}. Calculated input "
+                            f"gradient shape: {in_grad.shape}") from None
+                _set_grad(grads, t_in, in_grad)
+        for t_in in op._inputs:  # the inputs whose consumers have all delivered are ready
+            pending[t_in.op] -= 1
+            if pending[t_in.op] == 0:
+                queue.append(t_in.op)
+    return [_get_grad(grads, x, unconnected) for x in xs]
+
+
+# ----------------------------------------------------------------- tf.hessians
+def hessians(ys, xs, name: str = "hessians", colocate_gradients_with_ops: bool = False,
+             gate_gradients: bool = False, aggregation_method=None) -> list:
+    """The Hessian of the sum of ``ys`` with respect to each x, shaped ``x.shape + x.shape`` (TF's tf.hessians).
+
+    Raises:
+        ValueError: if an x has an unknown rank.
+    """
+    xs = _as_list(xs)
+    kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops, "gate_gradients": gate_gradients,
+              "aggregation_method": aggregation_method}
+    result = []
+    with graph_lib.name_scope(name):
+        for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
+            x_value = graph_lib.convert_to_tensor(x)
+            if x_value.shape.ndims is None:
+                raise ValueError("Cannot compute Hessian because the rank of `x` is unknown.")
+            gradient = array_ops.reshape(gradient, [-1])
+            if not gradient.shape.is_fully_defined():
+                raise ValueError(f"Cannot compute the Hessian of {x_value.name}: the number of elements of its "
+                                 "gradient must be known when the graph is built (TensorFlow loops over it with a "
+                                 "while_loop, which this emulator does not have).")
+            # One gradient per element of the first gradient: the rows TF's while_loop writes to a TensorArray.
+            rows = [gradients(element, x, **kwargs)[0] for element in array_concat_ops.unstack(gradient)]
+            rows = [array_fill_ops.zeros_like(x_value) if row is None else graph_lib.convert_to_tensor(row)
+                    for row in rows]
+            hessian = array_concat_ops.stack(rows) if rows else array_fill_ops.zeros([0], dtype=x_value.dtype.base_dtype)
+            x_shape = array_ops.shape(x_value)
+            result.append(array_ops.reshape(hessian, array_concat_ops.concat((x_shape, x_shape), 0)))
+    return result

@@ -1,0 +1,477 @@
+"""Gradients of the math ops (TensorFlow's ``math_grad.py``): elementwise arithmetic, matmul, casts and selections.
+
+Each function has TensorFlow's signature ``fn(op, *grads) -> one gradient per input`` and
+builds the ops TensorFlow's builds, in the same order, so the gradient graph carries the
+same names (``gradients/mul_grad/Mul``, ``.../Sum``, ``.../Reshape``).  A broadcasting
+binary op sums each operand's gradient over the axes it was stretched along: statically
+when the shapes say which (``_infer_reduction_axes``), else through a
+``BroadcastGradientArgs`` op.  Reductions are in ``reduction_grad``.  Inputs are real
+here, so TensorFlow's ``conj`` calls (identities for real tensors) are left out.
+"""
+
+from __future__ import annotations
+
+from graph.base import dtypes as dtypes_lib
+from graph.core.graph import Tensor, control_dependencies, name_scope
+from graph.gradients.registry import NotDifferentiable, RegisterGradient
+from graph.ops import array_fill_ops, array_index_ops, array_ops, constant_ops, math_grad_ops, math_ops
+from graph.ops import reduction_ops
+
+__all__ = ["smart_broadcast_gradient_args", "reduce_gradient_args"]
+
+# Comparisons and logic give booleans; Range and the bitwise ops integers (TF: math_grad.py, bitwise_ops.py).
+for _op_type in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
+                 "LogicalNot", "Range", "BitwiseAnd", "BitwiseOr", "BitwiseXor"):
+    NotDifferentiable(_op_type)
+
+
+# ----------------------------------------------------------------- undoing broadcasting
+def _shape_tuple(tensor: Tensor):
+    """The static shape as a tuple (None for unknown dims), or None when the rank is unknown."""
+    return None if tensor.shape.ndims is None else tuple(tensor.shape.as_list())
+
+
+def _infer_reduction_axes(x_shape, y_shape):
+    """(x axes, y axes) each operand was broadcast along, from static shapes; (None, None) if unknowable."""
+    if x_shape.ndims is None or y_shape.ndims is None:
+        return None, None
+    x_dims, y_dims = x_shape.as_list(), y_shape.as_list()
+    rank = max(len(x_dims), len(y_dims))
+    x_axes, y_axes = [], []
+    for axis in range(rank):
+        x_dim = 1 if axis < rank - len(x_dims) else x_dims[axis - (rank - len(x_dims))]
+        y_dim = 1 if axis < rank - len(y_dims) else y_dims[axis - (rank - len(y_dims))]
+        if x_dim == 1 and y_dim != 1:
+            x_axes.append(axis)
+        elif y_dim == 1 and x_dim != 1:
+            y_axes.append(axis)
+        elif x_dim is None or y_dim is None:
+            return None, None
+    return x_axes, y_axes
+
+
+def smart_broadcast_gradient_args(x: Tensor, y: Tensor):
+    """((x shape, x axes, must reduce x), (y shape, y axes, must reduce y)): TF's SmartBroadcastGradientArgs."""
+    x_shape, y_shape = array_ops.shape(x), array_ops.shape(y)
+    x_axes, y_axes = _infer_reduction_axes(x.shape, y.shape)
+    if x_axes is None or y_axes is None:
+        x_axes, y_axes = math_grad_ops.broadcast_gradient_args(x_shape, y_shape)
+        return (x_shape, x_axes, True), (y_shape, y_axes, True)
+    x_must = bool(x_axes) or x.shape.ndims < y.shape.ndims
+    y_must = bool(y_axes) or y.shape.ndims < x.shape.ndims
+    return (x_shape, x_axes, x_must), (y_shape, y_axes, y_must)
+
+
+def _reduce_gradient_arg(grad, shape_axes_must_reduce):
+    shape, axes, must_reduce = shape_axes_must_reduce
+    if grad is not None and must_reduce:
+        grad = reduction_ops.reduce_sum(grad, axes, keepdims=True)
+        grad = array_ops.reshape(grad, shape)
+    return grad
+
+
+def reduce_gradient_args(x: Tensor, y: Tensor, gx, gy):
+    """The gradients of both operands of a broadcasting binary op, summed back to their shapes."""
+    if gx is not None or gy is not None:
+        bx, by = smart_broadcast_gradient_args(x, y)
+        gx = _reduce_gradient_arg(gx, bx)
+        gy = _reduce_gradient_arg(gy, by)
+    return gx, gy
+
+
+def _same_known_shapes(x: Tensor, y: Tensor, grad: Tensor) -> bool:
+    """TF's _ShapesFullySpecifiedAndEqual: no broadcasting happened, so no reduction is needed."""
+    x_shape = _shape_tuple(x)
+    return x_shape is not None and None not in x_shape and x_shape == _shape_tuple(y) == _shape_tuple(grad)
+
+
+# ----------------------------------------------------------------- binary arithmetic
+@RegisterGradient("Add")
+@RegisterGradient("AddV2")
+def _add_grad(op, grad):
+    x, y = op.inputs
+    if isinstance(grad, Tensor) and _same_known_shapes(x, y, grad):
+        return grad, grad
+    return reduce_gradient_args(x, y, grad, grad)
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op, grad):
+    x, y = op.inputs
+    if isinstance(grad, Tensor) and _same_known_shapes(x, y, grad):
+        return grad, -grad
+    return reduce_gradient_args(x, y, grad, -grad)
+
+
+def _mul(x, y):
+    """gen_math_ops.mul: a ``Mul`` op with no Python-operand conversion scope of its own."""
+    return math_ops.multiply(x, y)
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    if isinstance(grad, Tensor) and _same_known_shapes(x, y, grad) and \
+            grad.dtype.base_dtype in (dtypes_lib.int32, dtypes_lib.float32):
+        return _mul(grad, y), _mul(grad, x)
+    return reduce_gradient_args(x, y, _mul(grad, y), _mul(x, grad))
+
+
+@RegisterGradient("Div")
+def _div_grad(op, grad):
+    x, y = op.inputs
+    gx = math_ops.divide(grad, y)
+    gy = grad * math_ops.divide(math_ops.divide(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("RealDiv")
+def _real_div_grad(op, grad):
+    x, y = op.inputs
+    gx = math_grad_ops.real_div(grad, y)
+    gy = grad * math_grad_ops.real_div(math_grad_ops.real_div(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("DivNoNan")
+def _div_no_nan_grad(op, grad):
+    x, y = op.inputs
+    gx = math_grad_ops.div_no_nan(grad, y)
+    gy = grad * math_grad_ops.div_no_nan(math_grad_ops.div_no_nan(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("FloorDiv")
+@RegisterGradient("TruncateDiv")
+def _integer_division_grad(op, grad):
+    return None, None
+
+
+@RegisterGradient("FloorMod")
+def _floor_mod_grad(op, grad):
+    x, y = op.inputs
+    floor_xy = math_ops.floordiv(x, y, name="floor_div")
+    gy = grad * math_ops.negative(floor_xy)
+    return reduce_gradient_args(x, y, grad, gy)
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    gx = grad * y * math_ops.pow(x, y - 1)
+    mask = x > 0
+    safe_x = array_index_ops.where(mask, x, array_fill_ops.ones_like(x))
+    log_x = array_index_ops.where(mask, math_ops.log(safe_x), array_fill_ops.zeros_like(x))
+    gy = grad * op.outputs[0] * log_x
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+def _maximum_minimum_grad(op, grad, selector):
+    x, y = op.inputs
+    zeros = array_fill_ops.zeros_like(grad)
+    xmask = selector(x, y)
+    gx = math_grad_ops.where_v2(xmask, grad, zeros)
+    gy = math_grad_ops.where_v2(xmask, zeros, grad)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
+@RegisterGradient("Maximum")
+def _maximum_grad(op, grad):
+    return _maximum_minimum_grad(op, grad, math_ops.greater_equal)
+
+
+@RegisterGradient("Minimum")
+def _minimum_grad(op, grad):
+    return _maximum_minimum_grad(op, grad, math_ops.less_equal)
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    with control_dependencies([grad]):
+        x_grad = _scalar_mul(2.0, grad) * (x - y)
+    if isinstance(grad, Tensor) and _same_known_shapes(x, y, grad):
+        return x_grad, -x_grad
+    return reduce_gradient_args(x, y, x_grad, -x_grad)
+
+
+def _scalar_mul(scalar, x):
+    """TF's math_ops.scalar_mul: a Const ``scalar`` of x's dtype, then ``Mul`` named ``scalar_mul``."""
+    scalar = constant_ops.constant(scalar, dtype=x.dtype.base_dtype, name="scalar")
+    with name_scope(None, "scalar_mul", [scalar, x]) as scope:
+        return math_ops.multiply(scalar, x, name=scope)
+
+
+@RegisterGradient("Atan2")
+def _atan2_grad(op, grad):
+    y, x = op.inputs
+    with control_dependencies([grad]):
+        grad_inv = grad / (math_ops.square(y) + math_ops.square(x))
+        gy = x * grad_inv
+        gx = -y * grad_inv
+        return reduce_gradient_args(y, x, gy, gx)
+
+
+@RegisterGradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+# ----------------------------------------------------------------- unary
+@RegisterGradient("Neg")
+def _neg_grad(op, grad):
+    return -grad
+
+
+@RegisterGradient("Abs")
+def _abs_grad(op, grad):
+    return grad * math_ops.sign(op.inputs[0])
+
+
+@RegisterGradient("Sign")
+def _sign_grad(op, grad):
+    return array_fill_ops.zeros_like(op.inputs[0])
+
+
+@RegisterGradient("Floor")
+@RegisterGradient("Ceil")
+@RegisterGradient("Round")
+def _piecewise_constant_grad(op, grad):
+    return [None]
+
+
+@RegisterGradient("Square")
+def _square_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):  # keeps 2*x from being computed before it is needed (TF's comment)
+        y = constant_ops.constant(2.0, dtype=x.dtype.base_dtype)
+        return math_ops.multiply(grad, math_ops.multiply(x, y))
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, grad):
+    return math_grad_ops.sqrt_grad(op.outputs[0], grad)
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, grad):
+    return math_grad_ops.rsqrt_grad(op.outputs[0], grad)
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, grad):
+    return math_grad_ops.reciprocal_grad(op.outputs[0], grad)
+
+
+@RegisterGradient("Exp")
+def _exp_grad(op, grad):
+    y = op.outputs[0]
+    with control_dependencies([grad]):
+        return grad * y
+
+
+@RegisterGradient("Expm1")
+def _expm1_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        return grad * math_ops.exp(x)
+
+
+@RegisterGradient("Log")
+def _log_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        return grad * math_ops.reciprocal(x)
+
+
+@RegisterGradient("Log1p")
+def _log1p_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        return grad * math_ops.reciprocal(1 + x)
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op, grad):
+    y = op.outputs[0]
+    with control_dependencies([grad]):
+        return math_grad_ops.tanh_grad(y, grad)
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = op.outputs[0]
+    with control_dependencies([grad]):
+        return math_grad_ops.sigmoid_grad(y, grad)
+
+
+@RegisterGradient("Sin")
+def _sin_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        return grad * math_ops.cos(x)
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        return -grad * math_ops.sin(x)
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op, grad):
+    x = op.inputs[0]
+    with control_dependencies([grad]):
+        secx = math_ops.reciprocal(math_ops.cos(x))
+        secx2 = math_ops.square(secx)
+        return secx2 * grad
+
+
+# ----------------------------------------------------------------- second derivatives (the *Grad ops)
+@RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    with control_dependencies([grad]):
+        a, b = op.inputs
+        return grad * -2.0 * b * a, math_grad_ops.tanh_grad(a, grad)
+
+
+@RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op, grad):
+    with control_dependencies([grad]):
+        a, b = op.inputs
+        gb = grad * b
+        return gb - 2.0 * gb * a, math_grad_ops.sigmoid_grad(a, grad)
+
+
+@RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, grad):
+    a = op.inputs[0]
+    y = op.outputs[0]  # y = 0.5 * b / a
+    with control_dependencies([grad]):
+        ga = grad / a
+        return -ga * y, 0.5 * ga
+
+
+@RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, grad):
+    a, b = op.inputs  # a = x^(-1/2), b = the gradient flowing into a
+    with control_dependencies([grad]):
+        grad_a = -1.5 * grad * b * math_ops.square(a)
+        grad_b = math_grad_ops.rsqrt_grad(a, grad)
+        return grad_a, grad_b
+
+
+@RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op, grad):
+    a, b = op.inputs
+    with control_dependencies([grad]):
+        return grad * -2.0 * b * a, math_grad_ops.reciprocal_grad(a, grad)
+
+
+# ----------------------------------------------------------------- casts and selections
+_FLOATING_AND_COMPLEX = (dtypes_lib.float16, dtypes_lib.float32, dtypes_lib.float64, dtypes_lib.bfloat16,
+                         dtypes_lib.complex64, dtypes_lib.complex128)
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op, grad):
+    source, target = op.inputs[0].dtype.base_dtype, grad.dtype.base_dtype
+    if source in _FLOATING_AND_COMPLEX and target in _FLOATING_AND_COMPLEX:
+        return math_ops.cast(grad, source)
+    return None
+
+
+@RegisterGradient("Select")
+def _select_grad(op, grad):
+    c, x = op.inputs[0], op.inputs[1]
+    zeros = array_fill_ops.zeros_like(x)
+    return None, array_index_ops.where(c, grad, zeros), array_index_ops.where(c, zeros, grad)
+
+
+@RegisterGradient("SelectV2")
+def _select_v2_grad(op, grad):
+    c, x, y = op.inputs
+    z = op.outputs[0]
+    zeros = array_fill_ops.zeros([], dtype=grad.dtype.base_dtype)
+    gx = math_grad_ops.where_v2(c, grad, zeros)
+    gy = math_grad_ops.where_v2(c, zeros, grad)
+    gx, _ = reduce_gradient_args(x, z, gx, None)
+    gy, _ = reduce_gradient_args(y, z, gy, None)
+    return None, gx, gy
+
+
+@RegisterGradient("ArgMax")
+@RegisterGradient("ArgMin")
+def _arg_grad(op, grad):
+    return [None, None]
+
+
+# ----------------------------------------------------------------- matrix products
+def _mat_mul(a, b, transpose_a=False, transpose_b=False, grad_a=False, grad_b=False) -> Tensor:
+    """gen_math_ops.mat_mul: a ``MatMul`` op with TF's grad_a/grad_b markers."""
+    graph = a.graph
+    with graph.name_scope("MatMul") as scope:
+        return graph.create_op("MatMul", [a, b], name=scope, attrs={
+            "T": a.dtype.base_dtype, "transpose_a": transpose_a, "transpose_b": transpose_b,
+            "grad_a": grad_a, "grad_b": grad_b})._outputs[0]
+
+
+@RegisterGradient("MatMul")
+def _mat_mul_grad(op, grad):
+    t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
+    a, b = op.inputs
+    if not t_a and not t_b:
+        return (_mat_mul(grad, b, transpose_b=True, grad_a=True), _mat_mul(a, grad, transpose_a=True, grad_b=True))
+    if not t_a and t_b:
+        return _mat_mul(grad, b, grad_a=True), _mat_mul(grad, a, transpose_a=True, grad_b=True)
+    if t_a and not t_b:
+        return _mat_mul(b, grad, transpose_b=True, grad_a=True), _mat_mul(a, grad, grad_b=True)
+    return (_mat_mul(b, grad, transpose_a=True, transpose_b=True, grad_a=True),
+            _mat_mul(grad, a, transpose_a=True, transpose_b=True, grad_b=True))
+
+
+def _batch_mat_mul(x, y, adj_x=False, adj_y=False, grad_x=False, grad_y=False) -> Tensor:
+    """math_ops.matmul on batches: a ``BatchMatMulV2`` op in scope ``MatMul``."""
+    graph = x.graph
+    with graph.name_scope("MatMul") as scope:
+        return graph.create_op("BatchMatMulV2", [x, y], name=scope, attrs={
+            "T": x.dtype.base_dtype, "adj_x": adj_x, "adj_y": adj_y, "grad_x": grad_x, "grad_y": grad_y})._outputs[0]
+
+
+def _matmul(a, b, adjoint_a=False, adjoint_b=False, grad_a=False, grad_b=False) -> Tensor:
+    """TF's math_ops.matmul as the batch gradient calls it: MatMul for two matrices, else BatchMatMulV2."""
+    if a.shape.ndims == 2 and b.shape.ndims == 2:
+        return _mat_mul(a, b, adjoint_a, adjoint_b, grad_a, grad_b)
+    return _batch_mat_mul(a, b, adjoint_a, adjoint_b, grad_a, grad_b)
+
+
+@RegisterGradient("BatchMatMulV2")
+def _batch_mat_mul_v2_grad(op, grad):
+    x, y = op.inputs
+    adj_x, adj_y = op.get_attr("adj_x"), op.get_attr("adj_y")
+    if not adj_x and not adj_y:
+        grad_x = _matmul(grad, y, adjoint_b=True, grad_a=True)
+        grad_y = _matmul(x, grad, adjoint_a=True, grad_b=True)
+    elif not adj_x:
+        grad_x = _matmul(grad, y, grad_a=True)
+        grad_y = _matmul(grad, x, adjoint_a=True, grad_b=True)
+    elif not adj_y:
+        grad_x = _matmul(y, grad, adjoint_b=True, grad_a=True)
+        grad_y = _matmul(x, grad, grad_b=True)
+    else:
+        grad_x = _matmul(y, grad, adjoint_a=True, adjoint_b=True, grad_a=True)
+        grad_y = _matmul(grad, x, adjoint_a=True, adjoint_b=True, grad_b=True)
+    shape_x, shape_y = x.shape, y.shape
+    may_have_batch = shape_x.ndims is None or shape_x.ndims > 2 or shape_y.ndims is None or shape_y.ndims > 2
+    batch_x = shape_x[:-2] if shape_x.ndims is not None else None
+    batch_y = shape_y[:-2] if shape_y.ndims is not None else None
+    batches_match = (batch_x is not None and batch_y is not None and batch_x.is_fully_defined()
+                     and batch_y.is_fully_defined() and batch_x.as_list() == batch_y.as_list())
+    if not may_have_batch or batches_match:
+        return grad_x, grad_y
+    sx, sy = array_ops.shape(x), array_ops.shape(y)
+    rx, ry = math_grad_ops.broadcast_gradient_args(sx[:-2], sy[:-2])
+    grad_x = array_ops.reshape(reduction_ops.reduce_sum(grad_x, rx), sx)
+    grad_y = array_ops.reshape(reduction_ops.reduce_sum(grad_y, ry), sy)
+    return grad_x, grad_y
