@@ -60,6 +60,7 @@ class Graph:
         self._unfetchable: set[int] = set()
         self._lock = threading.RLock()
         self._control_flow_context = None  # the CondContext ops are being added to (graph.ops.control_flow_ops)
+        self._gradient_override_map: dict[str, str] = {}  # op type -> gradient type (gradient_override_map)
 
     # ----------------------------------------------------------------- structure
     @property
@@ -189,6 +190,9 @@ class Graph:
                         if id(op) not in control_ids:
                             control_ids.add(id(op))
                             controls.append(op)
+                if self._gradient_override_map and op_type in self._gradient_override_map:
+                    # TF stamps the override on the op; graph.gradients.registry reads it back.
+                    attrs = dict(attrs or {}, _gradient_op_type=self._gradient_override_map[op_type].encode())
                 op = Operation(self, name, op_type, inputs, controls, attrs or {}, self._last_id)
                 if dtypes is None:
                     outputs = kernels.infer_outputs(op)
@@ -269,6 +273,31 @@ class Graph:
         """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
         inside are ignored, as in TensorFlow."""
         return ColocateWithContext(self, op, ignore_existing)
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map: dict[str, str]):
+        """Makes ops of each type in ``op_type_map`` created inside use the gradient registered for its value.
+
+        Raises:
+            TypeError: if a key or value is not a string (TensorFlow's message).
+        """
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = {}
+        for op_type, mapped in op_type_map.items():
+            if not (isinstance(op_type, str) and isinstance(mapped, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+            if op_type in self._gradient_override_map:
+                saved[op_type] = self._gradient_override_map[op_type]
+            self._gradient_override_map[op_type] = mapped
+        try:
+            yield
+        finally:
+            for op_type in op_type_map:
+                if op_type in saved:
+                    self._gradient_override_map[op_type] = saved[op_type]
+                else:
+                    del self._gradient_override_map[op_type]
 
     # ----------------------------------------------------------------- control dependencies
     def _control_dependencies_for_inputs(self, inputs: list) -> list[Operation]:
