@@ -438,7 +438,7 @@ RefVariable = Variable
 # Tensor.OVERLOADABLE_OPERATORS except == and != (identity for variables), looked up on Tensor at call
 # time because the math module installs them on Tensor after this module is imported.
 _OVERLOADED_OPERATORS = (
-    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__div__", "__rdiv__", "__truediv__",
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
     "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__lt__", "__le__", "__gt__",
     "__ge__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__getitem__", "__pow__",
     "__rpow__", "__invert__", "__neg__", "__abs__", "__matmul__", "__rmatmul__",
