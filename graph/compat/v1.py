@@ -22,7 +22,9 @@ import graph.ops as _ops  # noqa: F401  (loads every op family: their kernels an
 # Modules whose public names (``__all__``) appear at the top level of tf, first match wins.
 _TOP_LEVEL_MODULES = (
     "graph.core.graph", "graph.base.dtypes", "graph.base.shapes", "graph.ops.constant_ops", "graph.ops.state_ops", "graph.ops.math_ops",
-    "graph.ops.array_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops", "graph.variables.variables",
+    "graph.ops.reduction_ops", "graph.ops.array_ops", "graph.ops.array_concat_ops", "graph.ops.array_index_ops",
+    "graph.ops.array_fill_ops", "graph.ops.linalg_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops",
+    "graph.variables.variables", "graph.variables.partitioned_variables",
     "graph.variables.variable_collections",
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
 )
@@ -30,7 +32,7 @@ _TOP_LEVEL_MODULES = (
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
 _NOT_TOP_LEVEL = frozenset((
     # graph internals and emulator helpers
-    "DEAD", "CondContext", "MergeDevice", "UserDeviceSpec", "STANDARD_PS_OPS", "apply_device_stack",
+    "DEAD", "CondContext", "MergeDevice", "UserDeviceSpec", "apply_device_stack", "DeviceLike",
     "canonical_name", "check_valid", "is_device_spec", "merge_device", "device_listing", "format_device_listing",
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
@@ -68,15 +70,19 @@ _TOP_LEVEL_ALIASES = {
     "DType": "graph.base.dtypes:DType",
     "as_dtype": "graph.base.dtypes:as_dtype",
     "set_random_seed": "graph.core.random_seed:set_random_seed",
-    "import_graph_def": "saver.meta_graph:import_graph_def",
+    "import_graph_def": "graph.io.graph_import:import_graph_def",
 }
 
 _NAMESPACES = {
     "nn": ("graph.ops.nn_ops", {
         "softmax_cross_entropy_with_logits_v2": "graph.ops.nn_ops:softmax_cross_entropy_with_logits",
     }, frozenset()),
-    "math": ("graph.ops.math_ops", {}, frozenset(("broadcast_static_shape", "cast", "div", "floor_div", "matmul",
-                                              "range", "to_float", "to_int32", "to_int64"))),
+    "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {}, frozenset((
+        "cast", "div", "floor_div", "range", "to_float", "to_int32", "to_int64"))),
+    "linalg": ("graph.ops.linalg_ops", {
+        "diag_part": "graph.ops.linalg_ops:matrix_diag_part",
+        "transpose": "graph.ops.linalg_ops:matrix_transpose",
+    }, frozenset(("matrix_diag_part",))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
     "errors": ("graph.base.errors", {}, frozenset()),
     "random": ("graph.ops.random_ops", {
@@ -125,7 +131,7 @@ _NAMESPACES = {
         "create_global_step": "graph.train.global_step:create_global_step",
         "global_step": "graph.train.global_step:global_step",
         "assert_global_step": "graph.train.global_step:assert_global_step",
-        "import_meta_graph": "saver.meta_graph:import_meta_graph",
+        "import_meta_graph": "saver.saver:import_meta_graph",
         "export_meta_graph": "saver.meta_graph:export_meta_graph",
         "Optimizer": "graph.train.optimizer:Optimizer",
         "GradientDescentOptimizer": "graph.train.gradient_descent:GradientDescentOptimizer",
@@ -148,11 +154,12 @@ def _resolve(target: str):
 
 
 class _Namespace(_types.ModuleType):
-    """A lazily resolved sub-namespace such as ``tf.train``."""
+    """A lazily resolved sub-namespace such as ``tf.train``: aliases, then the ``__all__`` of its module(s)."""
 
-    def __init__(self, name: str, module_name: str | None, aliases: dict[str, str], excluded: frozenset = frozenset()):
+    def __init__(self, name: str, module_name: str | tuple[str, ...] | None, aliases: dict[str, str],
+                 excluded: frozenset = frozenset()):
         super().__init__(f"{__name__}.{name}")
-        self._module_name = module_name
+        self._module_name_list = (module_name,) if isinstance(module_name, str) else tuple(module_name or ())
         self._aliases = aliases
         self._excluded = excluded
 
@@ -161,8 +168,9 @@ class _Namespace(_types.ModuleType):
             raise AttributeError(name)
         if name in self._aliases:
             value = _resolve(self._aliases[name])
-        elif self._module_name is not None and name in self._module_names():
-            value = getattr(_importlib.import_module(self._module_name), name)
+        elif name in self._module_names():
+            module_name = next(m for m in self._module_name_list if name in _public_names(m))
+            value = getattr(_importlib.import_module(module_name), name)
         else:
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}' "
                                  "(not emulated; see README for what is covered)")
@@ -170,9 +178,10 @@ class _Namespace(_types.ModuleType):
         return value
 
     def _module_names(self) -> set[str]:
-        if self._module_name is None:
-            return set()
-        return set(_public_names(self._module_name)) - self._excluded
+        names = set()
+        for module_name in self._module_name_list:
+            names |= set(_public_names(module_name))
+        return names - self._excluded
 
     def __dir__(self):
         return sorted(set(self._aliases) | self._module_names())

@@ -1,7 +1,7 @@
 """Parameter-server placement: ClusterSpec and replica_device_setter (TF's training/device_setter.py).
 
 ``replica_device_setter`` returns a device function for ``tf.device``: ops whose type is in ``ps_ops``
-(variables, by default `graph.core.device.STANDARD_PS_OPS`) go to ``/job:ps/task:<n>`` chosen round robin (or by
+(variables, by default `STANDARD_PS_OPS`) go to ``/job:ps/task:<n>`` chosen round robin (or by
 ``ps_strategy``), every other op to ``worker_device``; each is merged under the op's own device.
 ``ClusterSpec`` is the minimal ``tf.train.ClusterSpec`` it reads the ps job's size from.
 """
@@ -11,7 +11,18 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
-from graph.core.device import STANDARD_PS_OPS, DeviceSpec
+from graph.core.device_spec import DeviceSpec
+
+# Op types placed on parameter servers by default (device_setter.py `STANDARD_PS_OPS`, TF 2.21).
+STANDARD_PS_OPS = ("Variable", "VariableV2", "AutoReloadVariable",
+                   "MutableHashTable", "MutableHashTableV2",
+                   "MutableHashTableOfTensors", "MutableHashTableOfTensorsV2",
+                   "MutableDenseHashTable", "MutableDenseHashTableV2",
+                   "VarHandleOp", "BoostedTreesEnsembleResourceHandleOp",
+                   "BoostedTreesQuantileStreamResourceHandleOp",
+                   "ResourceConditionalAccumulator",
+                   "DecisionTreeResource")
+
 
 __all__ = ["ClusterSpec", "replica_device_setter"]
 

@@ -6,8 +6,8 @@ import logging
 import pytest
 
 from graph.core import device
-from graph.core.device import STANDARD_PS_OPS, apply_device_stack
-from graph.train.device_setter import ClusterSpec, replica_device_setter
+from graph.core.device import apply_device_stack
+from graph.train.device_setter import STANDARD_PS_OPS, ClusterSpec, replica_device_setter
 from tests.graph.core.test_device import FakeOp, place
 
 
