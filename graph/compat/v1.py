@@ -74,9 +74,8 @@ _TOP_LEVEL_ALIASES = {
 }
 
 _NAMESPACES = {
-    "nn": ("graph.ops.nn_ops", {
-        "softmax_cross_entropy_with_logits_v2": "graph.ops.nn_ops:softmax_cross_entropy_with_logits",
-    }, frozenset()),
+    # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
+    "nn": ("graph.ops.nn_ops", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {}, frozenset((
         "cast", "div", "floor_div", "range", "to_float", "to_int32", "to_int64"))),
     "linalg": ("graph.ops.linalg_ops", {
