@@ -23,6 +23,9 @@ __all__ = ["smart_broadcast_gradient_args", "reduce_gradient_args"]
 for _op_type in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
                  "LogicalNot", "Range", "BitwiseAnd", "BitwiseOr", "BitwiseXor"):
     NotDifferentiable(_op_type)
+# Index bookkeeping ops this layer's gradients build (TF declares them in array_grad.py).
+for _op_type in ("BroadcastGradientArgs", "InvertPermutation"):
+    NotDifferentiable(_op_type)
 
 
 # ----------------------------------------------------------------- undoing broadcasting

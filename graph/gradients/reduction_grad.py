@@ -1,4 +1,4 @@
-"""Gradients of the reductions and scans (TensorFlow's ``math_grad.py``): Sum, Mean, Max, Min, Prod, segment sums.
+"""Gradients of reductions, scans and their inverses: Sum, Mean, Max, Min, Prod, Cumsum, segment sums, BroadcastTo.
 
 A reduction's gradient is its output gradient reshaped to the kept-dims shape and
 stretched back over the input (``Reshape`` + ``Tile``, or ``BroadcastTo`` when shapes are
@@ -14,6 +14,7 @@ import numpy as np
 
 from graph.base import dtypes as dtypes_lib
 from graph.core.graph import device
+from graph.core.indexed_slices import IndexedSlices
 from graph.gradients.registry import RegisterGradient
 from graph.ops import (array_concat_ops, array_fill_ops, array_index_ops, array_ops, constant_ops, math_grad_ops,
                        math_ops, reduction_ops)
@@ -166,3 +167,27 @@ def _gather_drop_negatives(params, ids):
 @RegisterGradient("UnsortedSegmentSum")
 def _unsorted_segment_sum_grad(op, grad):
     return _gather_drop_negatives(grad, op.inputs[1]), None, None
+
+
+@RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    x, target = op.inputs
+    shape_dtype = target.dtype.base_dtype
+    x_shape = array_ops.shape(x, out_type=shape_dtype)
+    static = constant_ops.constant_value(target)
+    if static is not None:
+        target = constant_ops.constant(np.asarray(static).tolist(), dtype=shape_dtype)
+    _, axes = math_grad_ops.broadcast_gradient_args(target, x_shape)
+    summed = reduction_ops.reduce_sum(grad, axis=axes, keepdims=True)
+    return [array_ops.reshape(summed, x_shape), None]
+
+
+@RegisterGradient("DynamicStitch")
+def _dynamic_stitch_grad(op, grad):
+    count = len(op.inputs) // 2
+    indices = [op.inputs[i] if op.inputs[0].dtype.base_dtype == dtypes_lib.int32
+               else math_ops.cast(op.inputs[i], dtypes_lib.int32) for i in range(count)]
+    if isinstance(grad, IndexedSlices):
+        rows = array_ops.shape(op.outputs[0])[0]
+        grad = math_grad_ops.unsorted_segment_sum(grad.values, grad.indices, rows)
+    return [None] * count + [array_index_ops.gather(grad, index) for index in indices]
