@@ -25,6 +25,7 @@ from graph.ops import control_flow_ops
 from graph.ops import math_grad_ops
 from graph.ops import math_ops
 from graph.ops import pad_ops
+from graph.ops import reduction_ops
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
 
@@ -93,8 +94,10 @@ def _concat_dense_grad(grad, concat_dim, input_values):
     sizes = _input_shapes(input_values)
     if len(sizes) > 16:
         # TF's measured crossover: many inputs split faster than they slice.
-        sizes = array_ops.squeeze(array_index_ops.slice(array_concat_ops.stack(sizes, axis=1), [non_neg_concat_dim, 0], [1, -1]))
-        return array_concat_ops.split(grad, sizes, non_neg_concat_dim)
+        sizes = array_ops.squeeze(array_index_ops.slice(array_concat_ops.stack(sizes, axis=1), [non_neg_concat_dim, 0],
+                                                        [1, -1]))
+        # num given: TF's Slice shape function reads a partly constant begin, this emulator's does not.
+        return array_concat_ops.split(grad, sizes, non_neg_concat_dim, num=len(input_values))
     offsets = array_grad_ops.concat_offset(non_neg_concat_dim, sizes)
     return [array_index_ops.slice(grad, begin, size) for begin, size in zip(offsets, sizes)]
 
@@ -239,9 +242,9 @@ def _gather_v2_grad(op, grad):
     values_shape = array_concat_ops.concat([outer_shape, [-1], inner_shape], 0)
     values_dims = array_ops.size(values_shape)
     axis_dims = array_ops.size(outer_shape)
-    outer_batches_indices = math_ops.range(batch_dims)
-    batch_axis_indices = math_ops.range(batch_dims, axis_dims)
-    inner_axes_indices = math_ops.range(axis_dims + 1, values_dims)
+    outer_batches_indices = reduction_ops.range(batch_dims)
+    batch_axis_indices = reduction_ops.range(batch_dims, axis_dims)
+    inner_axes_indices = reduction_ops.range(axis_dims + 1, values_dims)
     values = array_ops.reshape(_to_dense(grad), values_shape)
     transpose_dims = array_concat_ops.concat([outer_batches_indices, [axis_dims], batch_axis_indices, inner_axes_indices], 0)
     values_transpose = array_ops.transpose(values, transpose_dims)
@@ -266,7 +269,7 @@ RegisterGradient("PlaceholderWithDefault")(_identity_grad)
 
 @RegisterGradient("Fill")
 def _fill_grad(op, grad):
-    return None, math_ops.reduce_sum(grad)
+    return None, reduction_ops.reduce_sum(grad)
 
 
 @RegisterGradient("Reshape")
@@ -313,13 +316,13 @@ def _tile_grad(op, grad):
     # Interleave multiples and input_shape ([2, 20, 3, 30] for multiples [2, 3] of shape [20, 30]),
     # reshape grad to it and sum over the even (tiled) axes.
     split_shape = array_ops.reshape(array_ops.transpose(array_concat_ops.stack([op.inputs[1], input_shape])), [-1])
-    axes = math_ops.range(0, array_ops.size(split_shape), 2)
+    axes = reduction_ops.range(0, array_ops.size(split_shape), 2)
     if isinstance(grad, IndexedSlices):
         # Rows of an IndexedSlices first fold back onto the input's rows.
         input_shape_0 = math_ops.cast(input_shape[0], grad.indices.dtype)
         grad = math_grad_ops.unsorted_segment_sum(grad.values, math_ops.mod(grad.indices, input_shape_0),
                                                   input_shape_0)
         split_shape = array_concat_ops.concat([[1], split_shape[1:]], axis=0)
-    input_grad = math_ops.reduce_sum(array_ops.reshape(grad, split_shape), axes)
+    input_grad = reduction_ops.reduce_sum(array_ops.reshape(grad, split_shape), axes)
     input_grad.set_shape(op.inputs[0].shape)
     return [input_grad, None]

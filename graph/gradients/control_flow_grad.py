@@ -4,8 +4,8 @@ Backprop through ``cond`` mirrors its forward graph.  A ``Merge`` that joins two
 sends its gradient through a ``Switch`` on the cond's predicate (``cond_grad``), so only the
 taken branch's gradient ops are live in a Session.  A ``Switch`` that carried a value into a
 branch merges the gradients of its two outputs back (``cond_grad``); tf.gradients gives the
-output of the untaken branch zeros built behind a Switch of their own
-(``graph.gradients.aggregation.zeros_like_output``), live exactly when that branch was not taken.  The untaken branch thus
+output of the untaken branch zeros from `zeros_like_output`, built behind a Switch of their
+own so that they are live exactly when that branch was not taken: the untaken branch
 contributes zeros, as in TensorFlow.  IndexedSlices gradients (a gather inside a branch)
 are switched and merged component by component, as TensorFlow's ``switch``/``merge`` do.
 While loops are not emulated, so neither are their gradients.
@@ -17,12 +17,35 @@ from graph.base import dtypes as dtypes_lib
 from graph.core.graph import name_scope
 from graph.core.indexed_slices import IndexedSlices
 from graph.gradients.registry import RegisterGradient
+from graph.ops import array_fill_ops
 from graph.ops import array_ops
 from graph.ops import constant_ops
 from graph.ops import control_flow_ops
 from graph.ops import math_ops
+from graph.ops import reduction_ops
 
-__all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
+__all__ = ["zeros_like_output"]
+
+_SWITCH_TYPES = ("Switch", "RefSwitch")
+
+
+def zeros_like_output(op, index: int):
+    """The zero gradient of output ``index`` of ``op``, which nothing downstream used (TF's control_flow_state.ZerosLike).
+
+    For a Switch inside a cond branch the zeros hang off a new Switch of the same data on the
+    cond's predicate, taking the branch the op does not: they are live exactly when the op's
+    own output is dead.  Everything else gets ``zeros_like`` of the output.
+    """
+    value = op.outputs[index]
+    context = control_flow_ops._get_context(op) if op.type in _SWITCH_TYPES else None
+    if context is None:
+        return array_fill_ops.zeros_like(value, optimize=False)
+    switch_value = control_flow_ops.switch(op.inputs[0], context.pred)[1 - context.branch]
+    # A control dependency acts on the whole op, so it needs an op on the live side: an Identity.
+    pivot = constant_ops.identity(switch_value)
+    zeros_shape = array_ops.shape_internal(switch_value, optimize=False)
+    with op.graph.control_dependencies([pivot]):
+        return array_fill_ops.zeros(zeros_shape, dtype=value.dtype.base_dtype)
 
 
 # ----------------------------------------------------------------- Switch and Merge of Tensors or IndexedSlices
@@ -46,7 +69,7 @@ def _as_indexed_slices_list(inputs) -> list:
     for value in inputs:
         if not isinstance(value, IndexedSlices):
             shape = array_ops.shape_internal(value, optimize=False)
-            value = IndexedSlices(value, math_ops.range(0, shape[0]), shape)
+            value = IndexedSlices(value, reduction_ops.range(0, shape[0]), shape)
         slices.append(value)
     narrow = [s for s in slices if s.indices.dtype == dtypes_lib.int32]
     if not narrow or len(narrow) == len(slices):

@@ -1,9 +1,10 @@
-"""Gradient declarations of the variable ops: updates carry no gradient (TensorFlow's ``state_grad.py``).
+"""Gradient declarations of the stateful ops: variable updates and random samples carry no gradient.
 
-TensorFlow declares Assign, AssignAdd and AssignSub not differentiable.  Ops it leaves
-unregistered stay unregistered here: VariableV2 has no inputs, so its gradient is never
-looked up, and CountUpTo and IsVariableInitialized give integers or booleans, which
-tf.gradients never differentiates.
+TensorFlow declares Assign, AssignAdd and AssignSub not differentiable (``state_grad.py``), and
+RandomStandardNormal, TruncatedNormal, RandomUniform and RandomShuffle (``random_ops.py``).
+Ops it leaves unregistered stay unregistered here: VariableV2 has no inputs, so its gradient
+is never looked up, and RandomUniformInt, CountUpTo and IsVariableInitialized give integers
+or booleans, which tf.gradients never differentiates.
 """
 
 from __future__ import annotations
@@ -12,5 +13,6 @@ from graph.gradients.registry import NotDifferentiable
 
 __all__: list[str] = []  # declarations only
 
-for _op_type in ("Assign", "AssignAdd", "AssignSub"):
+for _op_type in ("Assign", "AssignAdd", "AssignSub",
+                 "RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomShuffle"):
     NotDifferentiable(_op_type)

@@ -83,9 +83,13 @@ def softplus_grad(gradients, features, name: str | None = None) -> Tensor:
 
 
 # ----------------------------------------------------------------- BiasAddGrad
-def _channel_axis(data_format, rank: int) -> int:
-    # TF's BiasOp: NCHW puts channels at dimension 1 only for inputs of rank 3 or more.
-    return 1 if data_format in (b"NCHW", "NCHW") and rank > 2 else rank - 1
+def _is_nchw(op) -> bool:
+    return op._attrs["data_format"] in (b"NCHW", "NCHW")
+
+
+def _min_rank(op) -> int:
+    # TF's shape function: NCHW needs a spatial dimension after the channels.
+    return 3 if _is_nchw(op) else 2
 
 
 def _infer_bias_add_grad(op):
@@ -94,17 +98,18 @@ def _infer_bias_add_grad(op):
     rank = backprop.shape.ndims
     if rank is None:
         return [(dtype, TensorShape([None]))]
-    if rank < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {rank} for '{op.name}' (BiasAddGrad).")
-    return [(dtype, TensorShape([backprop.shape[_channel_axis(op._attrs["data_format"], rank)]]))]
+    if rank < _min_rank(op):
+        raise ValueError(f"Shape must be at least rank {_min_rank(op)} but is rank {rank} for '{op.name}' "
+                         "(BiasAddGrad).")
+    return [(dtype, TensorShape([backprop.shape[1 if _is_nchw(op) else rank - 1]]))]
 
 
 def _compute_bias_add_grad(ctx, op, inputs):
     backprop = np.asarray(inputs[0])
-    if backprop.ndim < 2:
-        raise errors.InvalidArgumentError(None, op, f"Input tensor must be at least 2D: "
+    if backprop.ndim < _min_rank(op):
+        raise errors.InvalidArgumentError(None, op, f"Input tensor must be at least {_min_rank(op)}D: "
                                                     f"[{','.join(map(str, backprop.shape))}]")
-    channel = _channel_axis(op._attrs["data_format"], backprop.ndim)
+    channel = 1 if _is_nchw(op) else backprop.ndim - 1
     axes = tuple(axis for axis in range(backprop.ndim) if axis != channel)
     return np.sum(backprop, axis=axes, dtype=backprop.dtype)
 
