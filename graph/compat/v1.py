@@ -71,12 +71,35 @@ _TOP_LEVEL_ALIASES = {
     "as_dtype": "graph.base.dtypes:as_dtype",
     "set_random_seed": "graph.core.random_seed:set_random_seed",
     "import_graph_def": "graph.io.graph_import:import_graph_def",
+    "gradients": "graph.gradients.gradients_impl:gradients",
+    "hessians": "graph.gradients.gradients_impl:hessians",
+    "UnconnectedGradients": "graph.gradients.gradients_impl:UnconnectedGradients",
+    "AggregationMethod": "graph.gradients.aggregation:AggregationMethod",
+    "RegisterGradient": "graph.gradients.registry:RegisterGradient",
+    "NotDifferentiable": "graph.gradients.registry:NotDifferentiable",
+    "NoGradient": "graph.gradients.registry:NoGradient",
+    "no_gradient": "graph.gradients.registry:no_gradient",
+    "IndexedSlices": "graph.core.indexed_slices:IndexedSlices",
+    "cumsum": "graph.ops.math_grad_ops:cumsum",
+    "cumprod": "graph.ops.math_grad_ops:cumprod",
+    "unsorted_segment_sum": "graph.ops.math_grad_ops:unsorted_segment_sum",
+    "broadcast_to": "graph.ops.math_grad_ops:broadcast_to",
+    "dynamic_stitch": "graph.ops.math_grad_ops:dynamic_stitch",
+    "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
+    "where_v2": "graph.ops.math_grad_ops:where_v2",
+    "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
 }
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
     "nn": ("graph.ops.nn_ops", {}, frozenset()),
-    "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {}, frozenset((
+    "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
+        "cumsum": "graph.ops.math_grad_ops:cumsum",
+        "cumprod": "graph.ops.math_grad_ops:cumprod",
+        "unsorted_segment_sum": "graph.ops.math_grad_ops:unsorted_segment_sum",
+        "divide_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+        "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
+    }, frozenset((
         "cast", "div", "floor_div", "range", "to_float", "to_int32", "to_int64"))),
     "linalg": ("graph.ops.linalg_ops", {
         "diag_part": "graph.ops.linalg_ops:matrix_diag_part",
