@@ -26,6 +26,7 @@ from graph.ops import math_grad_ops
 from graph.ops import math_ops
 from graph.ops import pad_ops
 from graph.ops import reduction_ops
+from graph.ops import reduction_ops
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
 

@@ -23,6 +23,7 @@ from graph.ops import constant_ops
 from graph.ops import control_flow_ops
 from graph.ops import math_ops
 from graph.ops import reduction_ops
+from graph.ops import reduction_ops
 
 __all__ = ["zeros_like_output"]
 

@@ -20,6 +20,8 @@ from graph.ops import constant_ops
 from graph.ops import math_ops
 from graph.ops import nn_grad_ops
 from graph.ops import nn_ops
+from graph.ops import linalg_ops
+from graph.ops import reduction_ops
 from graph.gradients.registry import RegisterGradient
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
@@ -30,14 +32,14 @@ __all__: list[str] = []  # gradient functions register themselves; nothing here 
 def _softmax_grad(op, grad_softmax):
     # d softmax = (diag(softmax) - softmax softmax^T) grad, as one sum per row.
     softmax = op.outputs[0]
-    sum_channels = math_ops.reduce_sum(grad_softmax * softmax, -1, keepdims=True)
+    sum_channels = reduction_ops.reduce_sum(grad_softmax * softmax, -1, keepdims=True)
     return (grad_softmax - sum_channels) * softmax
 
 
 @RegisterGradient("LogSoftmax")
 def _log_softmax_grad(op, grad):
     softmax = math_ops.exp(op.outputs[0])
-    return grad - math_ops.reduce_sum(grad, -1, keepdims=True) * softmax
+    return grad - reduction_ops.reduce_sum(grad, -1, keepdims=True) * softmax
 
 
 # ----------------------------------------------------------------- BiasAdd
@@ -151,7 +153,7 @@ def _xent_logits_grad(op, grad_loss, grad_grad):
         logits = op.inputs[0]
         softmax = nn_ops.softmax(logits)
         grad += ((grad_grad - array_ops.squeeze(
-            math_ops.matmul(array_ops.expand_dims(grad_grad, 1), array_ops.expand_dims(softmax, 2)), axis=1))
+            linalg_ops.matmul(array_ops.expand_dims(grad_grad, 1), array_ops.expand_dims(softmax, 2)), axis=1))
             * softmax)
     return grad
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 
 from graph.core.graph import Operation, Tensor
+from graph.core.indexed_slices import IndexedSlices, IndexedSlicesValue
 
 __all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str"]
 
@@ -77,6 +78,10 @@ class Fetcher:
                     result[key] = part(values)
                 return result
             return build_mapping
+        if isinstance(fetches, IndexedSlices):  # as TF: its components, returned as an IndexedSlicesValue
+            parts = [None if t is None else self._compile(graph, t)
+                     for t in (fetches.values, fetches.indices, fetches.dense_shape)]
+            return lambda values: IndexedSlicesValue(*[None if part is None else part(values) for part in parts])
         try:
             element = graph.as_graph_element(fetches, allow_tensor=True, allow_operation=True)
         except TypeError as error:
