@@ -31,11 +31,14 @@ from graph.core import graph as graph_lib
 from graph.base import kernels
 from graph.core.graph import GraphKeys
 from graph.variables.variables import _prepend_name_scope, _strip_name_scope  # TF's ops.py functions
-from graph.proto.graph_def import (GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef, attr_value_of,
-                             graph_def_of, import_graph_def)
+from graph.io.graph_import import import_graph_def
+from graph.proto import text_format
+from graph.proto.framework import GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef
+from graph.proto.values import attr_value_of
 from graph.base.errors import DataLossError
-from graph.proto.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message, encode_varint
+from graph.proto.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message
 from graph.proto.text_format import ParseError as TextFormatError
+from graph.proto.wire import encode_varint
 from saver import control_flow_context
 from saver.storage import remote
 from saver.storage import state
@@ -288,7 +291,7 @@ def _export_meta_graph(filename, meta_info_def, graph_def, saver_def, collection
         if value is not None and not isinstance(value, cls):
             raise TypeError(f"{label} must be of type {cls.__name__}. Received type: {type(value).__name__}.")
     if graph_def is None:
-        graph_def = graph_def_of(graph, add_shapes=True)
+        graph_def = graph.as_graph_def(add_shapes=True)
     exclude: set = set()
     if export_scope or clear_extraneous_savers or clear_devices:
         if clear_extraneous_savers:
@@ -329,7 +332,7 @@ def _export_meta_graph(filename, meta_info_def, graph_def, saver_def, collection
                            "don't match field type in CollectionDef. Note this is a warning and probably safe to "
                            "ignore.\n%s", key, error)
     if filename:
-        data = meta.to_text().encode("utf-8") if as_text else meta.to_bytes(deterministic=True)
+        data = text_format.to_text(meta).encode("utf-8") if as_text else meta.to_bytes(deterministic=True)
         if not as_text and len(data) >= (1 << 31):
             raise ValueError(f"GraphDef cannot be larger than 2GB. Received size: {len(data)}.")
         _atomic_write(os.fspath(filename), data)
@@ -357,7 +360,7 @@ def read_meta_graph_file(filename) -> MetaGraphDef:
     except DataLossError:
         pass
     try:
-        return MetaGraphDef.from_text(data.decode("utf-8"), allow_unknown_field=True)
+        return text_format.parse(data.decode("utf-8"), MetaGraphDef, allow_unknown_field=True)
     except (TextFormatError, UnicodeDecodeError) as error:
         raise OSError(f"Cannot parse file {filename}: {error}.") from error
 
@@ -520,5 +523,5 @@ def describe_meta_graph(meta: MetaGraphDef) -> str:
                 part = f" part of {info.full_name}{list(info.full_shape)} at {list(info.var_offset)}" if info else ""
                 lines.append(f"    {proto.variable_name}{part}")
     if meta.saver_def is not None:
-        lines.append("saver_def: " + meta.saver_def.to_text().strip().replace("\n", ", "))
+        lines.append("saver_def: " + text_format.to_text(meta.saver_def).strip().replace("\n", ", "))
     return "\n".join(lines) + "\n"

@@ -3,7 +3,7 @@
 Nodes are created producers first (a Merge waits only for its first input: while-loop back edges are
 wired once every op exists).  An op type without a kernel here still imports, typed from the producer's
 OpDef (a MetaGraphDef's stripped_op_list), from ``_output_shapes`` and its type attrs; only running it
-fails.  The messages themselves live in graph/graph_def.py.
+fails.  The messages live in graph/proto/framework.py; export is Graph.as_graph_def.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import heapq
 from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib
 from graph.base import kernels
-from graph.proto.graph_def import _OUTPUT_SHAPES, GraphDef, NodeDef, OpDef, python_value_of, tensor_shape_of
+from graph.proto.framework import GraphDef, NodeDef, OpDef
+from graph.proto.node_def import OUTPUT_SHAPES
+from graph.proto.values import python_value_of, tensor_shape_of
 
 __all__ = ["import_graph_def"]
 
@@ -216,7 +218,7 @@ def _create_imported_op(graph, node: NodeDef, renamed: dict, data: list, control
     attrs = {}
     shapes = None
     for key, value in node.attr.items():
-        if key == _OUTPUT_SHAPES:
+        if key == OUTPUT_SHAPES:
             shapes = [tensor_shape_of(s) for s in value.list.shape] if value.which_oneof("value") == "list" else None
             continue
         attrs[key] = python_value_of(value)

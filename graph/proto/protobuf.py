@@ -1,24 +1,15 @@
-"""Protobuf messages declared in Python (proto3): the declaration machinery and the wire format.
+"""Protobuf messages declared in Python (proto3): fields, map fields and the Message base.
 
-Wire format (protobuf encoding guide; tf-checkpoint-format.md §0)::
-
-    field     : varint tag = (number << 3) | wire_type, then the payload
-    wire 0    : varint            int32/int64/uint32/uint64/bool/enum (negative ints: 10 bytes)
-    wire 1    : 8 bytes '<'       fixed64, sfixed64, double
-    wire 2    : varint len, bytes string, bytes, sub-message, packed repeated scalars, map entry
-    wire 5    : 4 bytes '<'       fixed32, sfixed32, float
-
-Output is byte-identical to protobuf's: fields in number order, proto3 zero values left out,
-a set sub-message written even when empty, presence fields (oneof members, ``optional``)
-written whenever set, repeated numbers packed, map entries ``{1: key, 2: value}`` with both
-written, in insertion order (``to_bytes(deterministic=True)`` sorts the keys).  Unknown fields
-are kept and written back after the known ones.
-
-Text format (``to_text`` / ``from_text``) lives in graph/text_format.py; these methods delegate to it.
+Encoding follows the wire layout drawn in graph/proto/wire.py.  Output is byte-identical to protobuf's:
+fields in number order, proto3 zero values left out, a set sub-message written even when empty, presence
+fields (oneof members, ``optional``) written whenever set, repeated numbers packed, map entries
+``{1: key, 2: value}`` with both written, in insertion order (``to_bytes(deterministic=True)`` sorts the
+keys).  Unknown fields are kept and written back after the known ones.  Text format is a separate codec
+over these messages (graph/proto/text_format.py); this module knows nothing of it.
 
 Declaring a message (from any module)::
 
-    class VersionDef(Message, full_name="tensorflow.VersionDef"):  # full_name: for text-format errors
+    class VersionDef(Message, full_name="tensorflow.VersionDef"):  # full_name: protobuf's type name
         producer = Field(1, INT32)
         bad_consumers = Field(3, INT32, repeated=True)
         shape = Field(2, TensorShapeProto)          # sub-message: None until set
@@ -26,151 +17,25 @@ Declaring a message (from any module)::
         attr = MapField(5, STRING, lambda: AttrValue)  # dict; a lambda breaks declaration cycles
         version = Field(7, enum("Version", {"LEGACY": 0, "V1": 1, "V2": 2}))  # named enum values
 
-    VersionDef(producer=1).to_bytes(); VersionDef.from_bytes(data); VersionDef.from_text("producer: 1")
+    VersionDef(producer=1).to_bytes(); VersionDef.from_bytes(data)
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable
+from typing import Any
 
 from graph.base.errors import DataLossError
+# The field kinds a declaration names, re-exported so that a module declaring messages imports one place.
+from graph.proto.wire import (BOOL, BYTES, DOUBLE, ENUM, FIXED32, FIXED64, FLOAT, INT32, INT64, LEN, SFIXED32,
+                              SFIXED64, SINT32, SINT64, STRING, UINT32, UINT64, VARINT, VARINT_1, ScalarType,
+                              decode_varint64, encode_varint, enum, field_key, parse_fields, raw_field)
 
 __all__ = [
-    "Message", "Field", "MapField", "ScalarType", "enum", "TextFormatError",  # TextFormatError: text_format.ParseError
+    "Message", "Field", "MapField", "ScalarType", "enum",
     "INT32", "INT64", "UINT32", "UINT64", "SINT32", "SINT64", "BOOL", "ENUM", "STRING", "BYTES",
     "FIXED32", "FIXED64", "SFIXED32", "SFIXED64", "FLOAT", "DOUBLE",
-    "encode_varint", "decode_varint64", "decode_varint32",
 ]
-
-VARINT, I64, LEN, I32 = 0, 1, 2, 5  # wire types
-_U64 = 1 << 64
-_U32 = 1 << 32
-_MAX_VARINT64_BYTES = 10  # protobuf's kMaxVarintBytes
-_MAX_VARINT32_BYTES = 5  # protobuf's kMaxVarint32Bytes
-_VARINT_1 = [bytes((i,)) for i in range(0x80)]  # the one-byte varints
-
-
-def encode_varint(value: int) -> bytes:
-    """Returns the protobuf varint of ``value`` (negative values as 64-bit two's complement)."""
-    if value < 0:
-        value += _U64
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _decode_varint(buffer, pos: int, max_bytes: int, limit: int) -> tuple[int, int]:
-    """The bounded varint decoder shared by decode_varint64 and decode_varint32."""
-    result = 0
-    shift = 0
-    end = len(buffer)
-    for count in range(max_bytes):
-        if pos >= end:
-            raise DataLossError(f"truncated varint at byte {pos}")
-        byte = buffer[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            if result >= limit:
-                raise DataLossError(f"varint overflows {limit.bit_length() - 1} bits at byte {pos - count - 1}")
-            return result, pos
-        shift += 7
-    raise DataLossError(f"varint longer than {max_bytes} bytes at byte {pos - max_bytes}")
-
-
-def decode_varint64(buffer, pos: int = 0) -> tuple[int, int]:
-    """Decodes an unsigned 64-bit varint at ``pos``; returns (value, next position).
-
-    Raises:
-        DataLossError: on truncation, more than 10 bytes or a value >= 2**64.
-    """
-    byte = buffer[pos] if pos < len(buffer) else 0x80
-    if byte < 0x80:  # fast path: one byte
-        return byte, pos + 1
-    return _decode_varint(buffer, pos, _MAX_VARINT64_BYTES, _U64)
-
-
-def decode_varint32(buffer, pos: int = 0) -> tuple[int, int]:
-    """Decodes an unsigned 32-bit varint at ``pos``; returns (value, next position).
-
-    Raises:
-        DataLossError: on truncation, more than 5 bytes or a value >= 2**32.
-    """
-    return _decode_varint(buffer, pos, _MAX_VARINT32_BYTES, _U32)
-
-
-class ScalarType:
-    """A protobuf scalar kind: its wire type, default, and value <-> payload conversions."""
-
-    def __init__(self, name: str, wire_type: int, default: Any, to_wire: Callable, from_wire: Callable,
-                 fmt: str | None = None, names: dict[str, int] | None = None):
-        self.name = name
-        self.wire_type = wire_type
-        self.default = default
-        self.to_wire = to_wire      # python value -> int (varint) or bytes (fixed / LEN)
-        self.from_wire = from_wire  # int or bytes -> python value
-        self.struct = struct.Struct(fmt) if fmt else None
-        self.names = dict(names or {})  # enum value names (text format only)
-        self.by_number = {number: label for label, number in self.names.items()}
-
-    def __repr__(self) -> str:
-        return self.name
-
-    def is_default(self, value) -> bool:
-        """True for this kind's proto3 zero value, which is left out (floats by bit pattern: -0.0 is not)."""
-        return _is_default(self, value)
-
-
-def _signed(bits: int) -> Callable[[int], int]:
-    def convert(raw: int) -> int:
-        raw &= (1 << bits) - 1
-        return raw - (1 << bits) if raw >> (bits - 1) else raw
-    return convert
-
-
-def _fixed(name: str, fmt: str, default) -> ScalarType:
-    packer = struct.Struct(fmt)
-    wire = I32 if packer.size == 4 else I64
-    return ScalarType(name, wire, default, packer.pack, lambda raw: packer.unpack(raw)[0], fmt)
-
-
-INT32 = ScalarType("int32", VARINT, 0, int, _signed(32))
-INT64 = ScalarType("int64", VARINT, 0, int, _signed(64))
-UINT32 = ScalarType("uint32", VARINT, 0, int, lambda raw: raw & 0xFFFFFFFF)
-UINT64 = ScalarType("uint64", VARINT, 0, int, int)
-SINT32 = ScalarType("sint32", VARINT, 0, lambda v: (v << 1) ^ (v >> 31), lambda r: (r >> 1) ^ -(r & 1))
-SINT64 = ScalarType("sint64", VARINT, 0, lambda v: (v << 1) ^ (v >> 63), lambda r: (r >> 1) ^ -(r & 1))
-BOOL = ScalarType("bool", VARINT, False, int, bool)
-ENUM = ScalarType("enum", VARINT, 0, int, _signed(32))
-STRING = ScalarType("string", LEN, "", lambda v: v.encode("utf-8"), lambda raw: bytes(raw).decode("utf-8"))
-BYTES = ScalarType("bytes", LEN, b"", bytes, bytes)
-FIXED32 = _fixed("fixed32", "<I", 0)
-FIXED64 = _fixed("fixed64", "<Q", 0)
-SFIXED32 = _fixed("sfixed32", "<i", 0)
-SFIXED64 = _fixed("sfixed64", "<q", 0)
-FLOAT = _fixed("float", "<f", 0.0)
-DOUBLE = _fixed("double", "<d", 0.0)
-
-
-def enum(name: str, names: dict[str, int]) -> ScalarType:
-    """An enum kind whose values have names (encoded as ENUM; the names serve the text format)."""
-    return ScalarType(name, VARINT, 0, int, _signed(32), names=names)
-
-
-def _is_default(kind: ScalarType, value) -> bool:
-    if kind.struct is not None and isinstance(value, float):
-        return kind.to_wire(value) == kind.to_wire(0.0)  # -0.0 is not the default (bit pattern differs)
-    return value == kind.default
-
-
-def _key(number: int, wire_type: int) -> bytes:
-    return encode_varint((number << 3) | wire_type)
 
 
 class Field:
@@ -262,14 +127,14 @@ class Field:
         kind = self.kind
         if self.is_message:
             body = value.to_bytes(deterministic)
-            out += (_key(self.number, LEN), encode_varint(len(body)), body)
+            out += (field_key(self.number, LEN), encode_varint(len(body)), body)
         elif kind.wire_type == VARINT:
-            out += (_key(self.number, VARINT), encode_varint(kind.to_wire(value)))
+            out += (field_key(self.number, VARINT), encode_varint(kind.to_wire(value)))
         elif kind.wire_type == LEN:
             body = kind.to_wire(value)
-            out += (_key(self.number, LEN), encode_varint(len(body)), body)
+            out += (field_key(self.number, LEN), encode_varint(len(body)), body)
         else:
-            out += (_key(self.number, kind.wire_type), kind.to_wire(value))
+            out += (field_key(self.number, kind.wire_type), kind.to_wire(value))
 
     def encode(self, value, out: list, deterministic: bool = False) -> None:
         """Appends the wire bytes of ``value`` (this field's value) to ``out``."""
@@ -282,20 +147,20 @@ class Field:
                     body = b"".join(encode_varint(kind.to_wire(v)) for v in value)
                 else:
                     body = struct.pack("<%d%s" % (len(value), kind.struct.format[-1]), *value)
-                out += (_key(self.number, LEN), encode_varint(len(body)), body)
+                out += (field_key(self.number, LEN), encode_varint(len(body)), body)
             elif not self.is_message and kind.wire_type == LEN:  # strings and bytes: no per-item dispatch
-                key = _key(self.number, LEN)
+                key = field_key(self.number, LEN)
                 to_wire = kind.to_wire
                 for item in value:
                     body = to_wire(item)
                     size = len(body)
-                    out += (key, _VARINT_1[size] if size < 0x80 else encode_varint(size), body)
+                    out += (key, VARINT_1[size] if size < 0x80 else encode_varint(size), body)
             else:
                 for item in value:
                     self._encode_one(item, out, deterministic)
         elif value is None:
             return
-        elif self.presence or self.is_message or not _is_default(self.kind, value):
+        elif self.presence or self.is_message or not self.kind.is_default(value):
             self._encode_one(value, out, deterministic)
 
     # -- decoding --------------------------------------------------------------------------
@@ -371,7 +236,7 @@ class MapField(Field):
     _entry_class: type | None = None
 
     def entry_class(self) -> type:
-        """The map entry as a message class, ``{1: key, 2: value}`` (the text-format parser reads entries as these)."""
+        """The map entry as a message class, ``{1: key, 2: value}`` (as protobuf declares map entries)."""
         if self._entry_class is None:
             owner = self.owner.__qualname__ if self.owner is not None else "Map"
             name = "".join(part.capitalize() for part in self.name.split("_")) + "Entry"
@@ -391,7 +256,7 @@ class MapField(Field):
             key_field._encode_one(key, body, deterministic)
             value_field._encode_one(item, body, deterministic)
             entry = b"".join(body)
-            out += (_key(self.number, LEN), encode_varint(len(entry)), entry)
+            out += (field_key(self.number, LEN), encode_varint(len(entry)), entry)
 
     def decode(self, wire_type: int, payload, values: dict) -> None:
         if wire_type != LEN:
@@ -400,7 +265,7 @@ class MapField(Field):
         key_field.name = "key"
         value_field = self._entry()
         entry: dict = {}
-        for number, entry_wire, entry_payload in _parse_fields(payload):
+        for number, entry_wire, entry_payload in parse_fields(payload):
             if number == 1:
                 key_field.decode(entry_wire, entry_payload, entry)
             elif number == 2:
@@ -412,54 +277,6 @@ class MapField(Field):
         values.setdefault(self.name, {})[key] = value
 
 
-def _parse_fields(buffer):
-    """Yields (field number, wire type, payload) for each field in ``buffer``."""
-    data = buffer if isinstance(buffer, bytes) else bytes(buffer)
-    pos, end = 0, len(data)
-    while pos < end:
-        tag = data[pos]
-        if tag < 0x80:
-            pos += 1
-        else:
-            tag, pos = decode_varint64(data, pos)
-        number, wire_type = tag >> 3, tag & 7
-        if number == 0:
-            raise DataLossError(f"field number 0 at byte {pos}")
-        if wire_type == VARINT:
-            payload = data[pos] if pos < end else 0x80
-            if payload < 0x80:
-                pos += 1
-            else:
-                payload, pos = decode_varint64(data, pos)
-        elif wire_type == LEN:
-            length = data[pos] if pos < end else 0x80
-            if length < 0x80:
-                pos += 1
-            else:
-                length, pos = decode_varint64(data, pos)
-            if pos + length > end:
-                raise DataLossError(f"field {number} wants {length} bytes at byte {pos}, only {end - pos} left")
-            payload = data[pos:pos + length]
-            pos += length
-        elif wire_type in (I32, I64):
-            size = 4 if wire_type == I32 else 8
-            if pos + size > end:
-                raise DataLossError(f"truncated fixed-width field {number} at byte {pos}")
-            payload = data[pos:pos + size]
-            pos += size
-        else:
-            raise DataLossError(f"unsupported wire type {wire_type} for field {number} at byte {pos}")
-        yield number, wire_type, payload
-
-
-def _raw_field(number: int, wire_type: int, payload) -> bytes:
-    if wire_type == VARINT:
-        return _key(number, VARINT) + encode_varint(payload)
-    if wire_type == LEN:
-        return _key(number, LEN) + encode_varint(len(payload)) + payload
-    return _key(number, wire_type) + payload
-
-
 class Message:
     """Base of declared messages: keyword construction, to_bytes / from_bytes, equality."""
 
@@ -467,7 +284,7 @@ class Message:
     _by_number: dict[int, Field] = {}
     _by_name: dict[str, Field] = {}
     _oneofs: dict[str, list[Field]] = {}
-    _full_name = "Message"  # the protobuf type name, e.g. "tensorflow.CheckpointState" (text-format errors)
+    _full_name = "Message"  # the protobuf type name, e.g. "tensorflow.CheckpointState" (DESCRIPTOR.full_name)
 
     def __init_subclass__(cls, full_name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -512,7 +329,7 @@ class Message:
             return bool(value)
         if field.presence or field.is_message:
             return value is not None
-        return value is not None and not _is_default(field.kind, value)
+        return value is not None and not field.kind.is_default(value)
 
     def which_oneof(self, group: str) -> str | None:
         """The name of the set member of oneof ``group`` (WhichOneof)."""
@@ -548,10 +365,10 @@ class Message:
         object.__setattr__(message, "_values", values)
         object.__setattr__(message, "_unknown", [])
         by_number = cls._by_number
-        for number, wire_type, payload in _parse_fields(data):
+        for number, wire_type, payload in parse_fields(data):
             field = by_number.get(number)
             if field is None:
-                message._unknown.append(_raw_field(number, wire_type, payload))
+                message._unknown.append(raw_field(number, wire_type, payload))
                 continue
             fast = field._fast
             if fast is not None and fast[1] == wire_type and wire_type != LEN:
@@ -570,29 +387,6 @@ class Message:
         return all(getattr(self, f.name) == getattr(other, f.name) for f in self._fields) and \
             self._unknown == other._unknown
 
-    def to_text(self) -> str:
-        """This message in protobuf text format (text_format.MessageToString; map keys sorted)."""
-        from graph.proto import text_format  # text_format imports this module: resolved on first use
-        return text_format.message_to_string(self)
-
-    @classmethod
-    def from_text(cls, text, allow_unknown_field: bool = False) -> "Message":
-        """Parses protobuf text format (text_format.Merge); ``allow_unknown_field`` skips undeclared fields.
-
-        Raises:
-            TextFormatError: naming the line and column of the first problem (text_format.ParseError).
-        """
-        from graph.proto import text_format
-        return text_format.merge(text, cls(), allow_unknown_field)
-
     def __repr__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in self._fields if self.has(f.name)]
         return f"{type(self).__name__}({', '.join(parts)})"
-
-
-def __getattr__(name: str):
-    """``TextFormatError`` is graph/text_format.py's ParseError (which imports this module); resolved lazily."""
-    if name == "TextFormatError":
-        from graph.proto.text_format import ParseError
-        return ParseError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

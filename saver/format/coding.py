@@ -22,7 +22,7 @@ import struct
 from typing import Iterable, Sequence
 
 from graph.base.errors import DataLossError, InvalidArgumentError
-from graph.proto.protobuf import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
+from graph.proto.wire import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
 
 __all__ = [
     "encode_varint", "decode_varint32", "decode_varint64",

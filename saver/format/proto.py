@@ -1,16 +1,16 @@
 """The checkpoint messages (bundle, slices, object graph, V1 format), declared with graph.proto.protobuf.
 
-The wire codec (Message, Field, MapField, the scalar kinds; layout in ``graph/protobuf.py``) and the
+The wire codec (Message, Field, MapField, the scalar kinds; layout in ``graph/proto/wire.py``) and the
 framework messages shared with GraphDef (VersionDef, TensorShapeProto, TensorProto, ResourceHandleProto,
-VariantTensorDataProto; ``graph/graph_def.py``) live in ``graph``, because ``graph`` never imports
+VariantTensorDataProto; ``graph/proto/framework.py``) live in ``graph``, because ``graph`` never imports
 ``saver``; they are re-exported here so checkpoint code imports every message from one module.
 """
 
 from __future__ import annotations
 
-from graph.proto.graph_def import ResourceHandleProto, TensorProto, TensorShapeProto, VariantTensorDataProto, VersionDef
+from graph.proto.framework import ResourceHandleProto, TensorProto, TensorShapeProto, VariantTensorDataProto, VersionDef
 from graph.proto.protobuf import (BOOL, BYTES, DOUBLE, ENUM, FIXED32, FIXED64, FLOAT, INT32, INT64, SFIXED32, SFIXED64,
-                            SINT32, SINT64, STRING, UINT32, UINT64, Field, MapField, Message, ScalarType)
+                                  SINT32, SINT64, STRING, UINT32, UINT64, Field, MapField, Message, ScalarType)
 
 __all__ = [
     "Message", "Field", "MapField", "ScalarType",

@@ -35,6 +35,7 @@ import uuid
 from typing import Callable, Iterator, List, Optional, Sequence
 
 from graph.base import errors
+from graph.proto import text_format
 from graph.proto.protobuf import DOUBLE, STRING, Field, Message
 from graph.proto.text_format import ParseError  # text_format.ParseError: line, column, GetLine(), GetColumn()
 from saver.storage import remote
@@ -80,12 +81,12 @@ class CheckpointState:
 
     def to_text(self) -> str:
         """Returns the text format exactly as TF's ``text_format.MessageToString`` writes it."""
-        return _CheckpointStateProto(
+        return text_format.to_text(_CheckpointStateProto(
             model_checkpoint_path=_as_text(self.model_checkpoint_path, "model_checkpoint_path"),
             all_model_checkpoint_paths=[_as_text(path, "all_model_checkpoint_paths")
                                         for path in self.all_model_checkpoint_paths],
             all_model_checkpoint_timestamps=[float(stamp) for stamp in self.all_model_checkpoint_timestamps],
-            last_preserved_timestamp=float(self.last_preserved_timestamp)).to_text()
+            last_preserved_timestamp=float(self.last_preserved_timestamp)))
 
     @classmethod
     def from_text(cls, text: str) -> "CheckpointState":
@@ -117,7 +118,7 @@ def _as_text(value, field: str) -> str:
 
 def _parse(text: str) -> CheckpointState:
     """text_format.Merge for CheckpointState: later singular values win, repeated values append."""
-    proto = _CheckpointStateProto.from_text(text)
+    proto = text_format.parse(text, _CheckpointStateProto)
     return CheckpointState(proto.model_checkpoint_path, list(proto.all_model_checkpoint_paths),
                            list(proto.all_model_checkpoint_timestamps), proto.last_preserved_timestamp)
 

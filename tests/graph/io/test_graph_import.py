@@ -1,4 +1,4 @@
-"""Tests for graph/graph_import.py: import_graph_def prefixes, input maps, kernel-less ops, loops, TF's GraphDefs."""
+"""Tests for graph/io/graph_import.py: import_graph_def prefixes, input maps, kernel-less ops, loops, TF's GraphDefs."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,8 @@ import graph.compat.v1 as tf
 from graph.base import dtypes
 from graph.base import errors
 from graph.core import graph as graph_lib
-from graph.proto.graph_def import AttrValue, GraphDef, NodeDef, OpDef, OpList, attr_value_of, graph_def_of, node_def_of
+from graph.proto.framework import AttrValue, GraphDef, NodeDef, OpDef, OpList
+from graph.proto.values import attr_value_of
 from graph.io.graph_import import import_graph_def
 from graph.base.shapes import TensorShape
 from tests.graph.graph_oracle import small_graph
@@ -15,7 +16,7 @@ from tests.graph.graph_oracle import small_graph
 
 def test_import_graph_def_prefix_return_elements_and_run():
     g, *_ = small_graph()
-    graph_def = graph_def_of(g)
+    graph_def = g.as_graph_def()
     target = graph_lib.Graph()
     with target.as_default():
         y, init = import_graph_def(graph_def, return_elements=["y:0", "init"])
@@ -34,14 +35,14 @@ def test_import_without_prefix_uniquifies_and_marks_names_used():
     target = graph_lib.Graph()
     with target.as_default():
         tf.constant(1.0, name="y")
-        (y,) = import_graph_def(graph_def_of(g), name="", return_elements=["y:0"])
+        (y,) = import_graph_def(g.as_graph_def(), name="", return_elements=["y:0"])
         assert y.name == "y_1:0" and target.get_operation_by_name("v").type == "VariableV2"
         assert tf.constant(0.0, name="v").op.name == "v_1"  # imported names count as used
 
 
 def test_import_input_map_and_errors():
     g, *_ = small_graph()
-    graph_def = graph_def_of(g)
+    graph_def = g.as_graph_def()
     target = graph_lib.Graph()
     with target.as_default():
         feed = tf.constant([[1.0, 1.0]], name="feed")
@@ -69,7 +70,7 @@ def test_op_without_kernel_imports_and_fails_only_when_run():
         weird, x = import_graph_def(graph_def, name="", return_elements=["weird", "x:0"])
         assert [t.dtype for t in weird.outputs] == [dtypes.float32] * 2
         assert weird.outputs[1].shape.as_list() == [2]
-        assert node_def_of(weird).op == "FancyUnknownOp"  # it can be saved back
+        assert weird.node_def.op == "FancyUnknownOp"  # it can be saved back
         with tf.Session() as sess:
             assert sess.run(x).tolist() == [1.0, 4.0]
             with pytest.raises(errors.UnimplementedError, match="FancyUnknownOp"):
@@ -127,8 +128,3 @@ def test_tensorflow_graph_def_imports_here_and_computes_the_same(tf1):
         assert ours.shape.as_list() == [None, 2]
         with tf.Session() as sess:
             np.testing.assert_allclose(sess.run(ours, {"tf/x:0": feed}), expected, rtol=1e-6)
-
-
-def test_import_graph_def_still_importable_from_graph_def():
-    from graph.proto import graph_def
-    assert graph_def.import_graph_def is import_graph_def
