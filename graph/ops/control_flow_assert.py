@@ -1,0 +1,101 @@
+"""The ``Assert`` op: its kernel, its builder, and ``tf.Assert``'s cond guard as TensorFlow 1.x builds it.
+
+``tf.Assert(condition, data)`` is a bare ``Assert`` op when every data item is a string or int32
+(TensorFlow assumes those live on the host); otherwise it is wrapped in ``cond(condition, no_op,
+assert)`` named ``AssertGuard`` and the guard's ``Merge`` op is returned.  A failing ``Assert``
+raises InvalidArgumentError with TensorFlow's text: ``assertion failed: [item] [item] ...``, each
+item summarized to its first ``summarize`` elements.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import errors
+from graph.base import kernels
+from graph.core import graph as graph_lib
+from graph.core.graph import Operation, convert_to_tensor, name_scope
+from graph.ops import control_flow_ops
+
+__all__ = ["Assert"]
+
+_DEFAULT_SUMMARIZE = 3  # the Assert op's attr default in logging_ops.cc
+
+
+def _element_text(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, (float, np.floating)):
+        return np.format_float_positional(value, trim="-")
+    return str(value)
+
+
+def _summarize(value: np.ndarray, limit: int) -> str:
+    """TensorFlow's Tensor::SummarizeValue: the first ``limit`` elements, brackets per dimension."""
+    if value.ndim == 0:
+        return _element_text(value.item())
+    flat = value.reshape(-1)
+    shown = [_element_text(item) for item in flat[:limit]]
+    shape = value.shape
+
+    def nest(start: int, axis: int) -> tuple[str, int]:
+        if axis == len(shape) - 1:
+            parts, index = [], start
+            for _ in range(shape[axis]):
+                if index >= len(shown):
+                    break
+                parts.append(shown[index])
+                index += 1
+            return " ".join(parts), index
+        parts, index = [], start
+        for _ in range(shape[axis]):
+            if index >= len(shown):
+                break
+            text, index = nest(index, axis + 1)
+            parts.append("[" + text + "]")
+        return "".join(parts), index
+
+    text, _ = nest(0, 0)
+    return text + ("..." if flat.size > limit else "")
+
+
+def _compute_assert(ctx, op, inputs):
+    if bool(np.asarray(inputs[0])):
+        return []
+    summarize = op._attrs.get("summarize", _DEFAULT_SUMMARIZE)
+    items = " ".join("[" + _summarize(np.asarray(value), summarize) + "]" for value in inputs[1:])
+    raise errors.InvalidArgumentError(None, op, f"assertion failed: {items}")
+
+
+kernels.register("Assert", infer=lambda op: [], compute=_compute_assert, stateful=True,
+                 default_attrs={"summarize": _DEFAULT_SUMMARIZE})
+
+
+def _assert_op(condition, data, summarize, name: str = "Assert") -> Operation:
+    """The generated ``Assert`` op: inputs ``condition`` and ``data_<i>``, attrs ``T`` and ``summarize``."""
+    graph = graph_lib.get_default_graph()
+    with graph.name_scope(name) as scope:
+        condition = convert_to_tensor(condition, dtype=dtypes_lib.bool, name="condition")
+        data = [convert_to_tensor(item, name=f"data_{index}") for index, item in enumerate(data)]
+        attrs = {"T": [item.dtype.base_dtype for item in data],
+                 "summarize": _DEFAULT_SUMMARIZE if summarize is None else int(summarize)}
+        return graph.create_op("Assert", [condition, *data], [], name=scope, attrs=attrs)
+
+
+def Assert(condition, data, summarize: int | None = None, name: str | None = None) -> Operation:  # noqa: N802
+    """Fails with InvalidArgumentError listing ``data`` when ``condition`` is False at run time.
+
+    Returns the ``Assert`` op, or the ``AssertGuard`` cond's ``Merge`` op when some data item is neither
+    string nor int32 (TensorFlow's guard keeps device data off the host unless the assertion fails).
+    """
+    with name_scope(name, "Assert", [condition, data]):
+        tensors = [convert_to_tensor(item) for item in data]
+        if all(t.dtype.base_dtype in (dtypes_lib.string, dtypes_lib.int32) for t in tensors):
+            return _assert_op(condition, data, summarize)
+        condition = convert_to_tensor(condition, name="Condition")
+        guarded = control_flow_ops.cond(condition, control_flow_ops.no_op,
+                                        lambda: _assert_op(condition, data, summarize), name="AssertGuard")
+        return guarded.op
