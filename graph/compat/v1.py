@@ -27,6 +27,7 @@ _TOP_LEVEL_MODULES = (
     "graph.variables.variables", "graph.variables.partitioned_variables",
     "graph.variables.variable_collections",
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
+    "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
@@ -36,7 +37,7 @@ _NOT_TOP_LEVEL = frozenset((
     "canonical_name", "check_valid", "is_device_spec", "merge_device", "device_listing", "format_device_listing",
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
-    "with_dependencies", "switch", "ref_switch", "merge",
+    "with_dependencies", "switch", "ref_switch", "merge", "set_control_flow_context",
     # protos and classes TF keeps in sub-modules only
     "VariableDef", "SaveSliceInfoDef", "PartitionedVariable", "RefVariable", "VariableV1", "DeviceSpecV1",
     "DeviceSpecV2", "ClusterSpec", "replica_device_setter",
@@ -92,7 +93,8 @@ _TOP_LEVEL_ALIASES = {
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
-    "nn": ("graph.ops.nn_ops", {}, frozenset()),
+    "nn": (("graph.ops.nn_ops", "graph.ops.nn_impl"), {}, frozenset()),
+    "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "cumsum": "graph.ops.math_grad_ops:cumsum",
         "cumprod": "graph.ops.math_grad_ops:cumprod",
@@ -166,6 +168,10 @@ _NAMESPACES = {
         "FtrlOptimizer": "graph.train.ftrl:FtrlOptimizer",
         "ProximalGradientDescentOptimizer": "graph.train.proximal_gradient_descent:ProximalGradientDescentOptimizer",
         "ProximalAdagradOptimizer": "graph.train.proximal_adagrad:ProximalAdagradOptimizer",
+        "ExponentialMovingAverage": "graph.train.moving_averages:ExponentialMovingAverage",
+        **{name: "graph.train.learning_rate_decay:" + name for name in (
+            "exponential_decay", "piecewise_constant", "polynomial_decay", "natural_exp_decay", "inverse_time_decay",
+            "cosine_decay", "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay")},
     }, frozenset()),
 }
 

@@ -1,4 +1,4 @@
-"""Core op builders: constants and value conversion, placeholders, identity, no_op, group, fills.
+"""The bottom op family: constants and value conversion, placeholders, identity and stop_gradient.
 
 Each builder creates the op TensorFlow 1.x creates (same op type, attr names, name and
 name-scope structure) and registers its kernel in ``graph.base.kernels``.  Python and numpy
@@ -9,7 +9,6 @@ do not fit), numpy arrays keep their dtype.
 
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -18,17 +17,15 @@ from graph.base import dtypes as dtypes_lib
 from graph.base import errors
 from graph.base import kernels
 from graph.core import graph as graph_lib
-from graph.core.graph import Operation, Tensor, convert_to_tensor, name_scope
+from graph.core.graph import Tensor, convert_to_tensor
 from graph.base.shapes import Dimension, TensorShape, as_shape
+from graph.proto.framework import TensorProto
+from graph.proto.values import ndarray_of
 
 __all__ = [
-    "constant", "placeholder", "placeholder_with_default", "identity", "no_op", "group", "tuple",
-    "with_dependencies", "zeros", "ones", "fill", "zeros_like", "ones_like", "convert_to_tensor",
+    "constant", "placeholder", "placeholder_with_default", "identity", "convert_to_tensor",
     "make_ndarray", "constant_value", "constant_value_as_shape", "stop_gradient",
 ]
-
-_builtin_tuple = tuple
-_SMALL_CONSTANT = 1000  # array_ops._constant_if_small: below this many elements zeros/ones are a Const
 
 
 # ----------------------------------------------------------------- Python / numpy value -> ndarray
@@ -38,7 +35,7 @@ def _type_error(dtype, value):
 
 def _check_compatible(values, dtype) -> None:
     """TensorFlow's _AssertCompatible: Python elements must fit the requested dtype's kind."""
-    if isinstance(values, (list, _builtin_tuple)):
+    if isinstance(values, (list, tuple)):
         for item in values:
             _check_compatible(item, dtype)
         return
@@ -78,20 +75,19 @@ def make_ndarray(tensor) -> np.ndarray:
     """The value of a ``TensorProto`` as an ndarray (``tf.make_ndarray``).
 
     Args:
-        tensor: a ``graph.proto.graph_def.TensorProto`` (e.g. ``op.node_def.attr["value"].tensor``), or a real protobuf
+        tensor: a ``graph.proto.framework.TensorProto`` (e.g. ``op.node_def.attr["value"].tensor``), or a real protobuf
             ``tensorflow.TensorProto`` message, which is read through its serialized bytes.
     Raises:
         TypeError: if ``tensor`` is not a TensorProto (also an AttributeError, which is what TF raises).
     """
-    from graph.proto import graph_def  # lazily: graph_def is only needed for protos
-    if not isinstance(tensor, graph_def.TensorProto):
+    if not isinstance(tensor, TensorProto):
         descriptor = getattr(tensor, "DESCRIPTOR", None)
         if getattr(descriptor, "full_name", None) != "tensorflow.TensorProto":
             raise _NotATensorProtoError(
                 f"make_ndarray expects a TensorProto, got {tensor!r} of type '{type(tensor).__name__}'; "
                 "use numpy.asarray for Python values.")
-        tensor = graph_def.TensorProto.from_bytes(tensor.SerializeToString())
-    return graph_def.ndarray_of(tensor)
+        tensor = TensorProto.from_bytes(tensor.SerializeToString())
+    return ndarray_of(tensor)
 
 
 def _to_ndarray(value, dtype=None) -> np.ndarray:
@@ -172,7 +168,7 @@ def constant(value, dtype=None, shape=None, name: str = "Const", verify_shape: b
         shape = as_shape(shape)
         if not shape.is_fully_defined():
             raise ValueError(f"Cannot create a constant of partially known shape {shape}.")
-        dims = _builtin_tuple(shape.as_list())
+        dims = tuple(shape.as_list())
         if verify_shape and array.shape != dims:
             raise TypeError(f"Expected Tensor's shape: {dims}, got {array.shape}.")
         if array.shape != dims:
@@ -217,7 +213,7 @@ def _dimension_conversion(value, dtype=None, name=None, as_ref=False):
 
 
 graph_lib.register_tensor_conversion_function(
-    (list, _builtin_tuple, numbers.Number, bool, bytes, str, np.ndarray, np.generic), _constant_conversion, 100)
+    (list, tuple, numbers.Number, bool, bytes, str, np.ndarray, np.generic), _constant_conversion, 100)
 graph_lib.register_tensor_conversion_function(TensorShape, _shape_conversion, 100)
 graph_lib.register_tensor_conversion_function(Dimension, _dimension_conversion, 100)
 
@@ -255,6 +251,11 @@ def constant_value(tensor):
         if any(v is None for v in values):
             return None
         return np.concatenate(values[:-1], axis=int(values[-1]))
+    if op.type == "Range":  # reductions over range(rank(x)) keep a static shape, as TF's shape inference does
+        values = [constant_value(t) for t in op._inputs]
+        if any(v is None for v in values) or values[2] == 0:
+            return None
+        return np.arange(*(v.item() for v in values), dtype=op._attrs["Tidx"].numpy_dtype)
     return None
 
 
@@ -330,7 +331,7 @@ def placeholder_with_default(input, shape, name: str | None = None) -> Tensor:
     return op._outputs[0]
 
 
-# ----------------------------------------------------------------- Identity, NoOp, group
+# ----------------------------------------------------------------- Identity, StopGradient
 def _infer_like_input(op):
     source = op._inputs[0]
     return [(source.dtype.base_dtype, source.shape)]
@@ -338,7 +339,6 @@ def _infer_like_input(op):
 
 kernels.register("Identity", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
 kernels.register("StopGradient", infer=_infer_like_input, compute=lambda ctx, op, inputs: inputs[0])
-kernels.register("NoOp", infer=lambda op: [], compute=lambda ctx, op, inputs: [])
 
 
 def _pass_through(op_type: str, input, name: str | None) -> Tensor:
@@ -357,169 +357,3 @@ def identity(input, name: str | None = None) -> Tensor:
 def stop_gradient(input, name: str | None = None) -> Tensor:
     """A ``StopGradient`` of ``input`` (an identity here: there are no gradients)."""
     return _pass_through("StopGradient", input, name)
-
-
-def no_op(name: str | None = None) -> Operation:
-    """A ``NoOp``: does nothing; its control inputs give it meaning."""
-    return graph_lib.get_default_graph().create_op("NoOp", [], [], name=name or "NoOp")
-
-
-def _as_op(value) -> Operation:
-    if hasattr(value, "_as_graph_element") and not isinstance(value, (Tensor, Operation)):
-        value = value._as_graph_element()
-    if isinstance(value, Tensor):
-        return value.op
-    if isinstance(value, Operation):
-        return value
-    if hasattr(value, "op") and isinstance(value.op, Operation):
-        return value.op
-    raise TypeError(f"Expected an Operation or Tensor, got {value!r} of type {type(value).__name__}.")
-
-
-def group(*inputs, **kwargs) -> Operation:
-    """A ``NoOp`` named ``group_deps`` that runs after all ``inputs`` (one NoOp per device first, as TF)."""
-    name = kwargs.pop("name", None)
-    if kwargs:
-        raise ValueError("Unknown keyword arguments: " + ", ".join(kwargs))
-    flat = []
-    for item in inputs:
-        if isinstance(item, (list, _builtin_tuple, set)) and not hasattr(item, "_as_graph_element"):
-            flat.extend(item)
-        else:
-            flat.append(item)
-    ops_list = [_as_op(item) for item in flat if item is not None]
-    with name_scope(name, "group_deps", ops_list) as scope:
-        if not ops_list:
-            return no_op(name=scope)
-        by_device: dict[str, list[Operation]] = {}
-        for op in ops_list:
-            by_device.setdefault(op.device, []).append(op)
-        if len(by_device) == 1:
-            (device, deps), = by_device.items()
-            with graph_lib.device(device), graph_lib.control_dependencies(deps):
-                return no_op(name=scope)
-        per_device = []
-        for device in sorted(by_device):  # op.device is always a string ('' for none)
-            with graph_lib.device(device), graph_lib.control_dependencies(by_device[device]):
-                per_device.append(no_op())
-        with graph_lib.control_dependencies(per_device):
-            return no_op(name=scope)
-
-
-def with_dependencies(dependencies, output_tensor, name: str | None = None) -> Tensor:
-    """``output_tensor`` through an Identity that runs after ``dependencies`` (TF's control_flow_ops)."""
-    dependencies = list(dependencies)
-    with name_scope(name, "control_dependency", dependencies + [output_tensor]) as scope:
-        with graph_lib.colocate_with(output_tensor):
-            with graph_lib.control_dependencies(dependencies):
-                return identity(convert_to_tensor(output_tensor), name=scope)
-
-
-def tuple(tensors, name: str | None = None, control_inputs=None) -> list:
-    """The ``tensors``, each gated to be available only after all of them are computed (TF's tf.tuple)."""
-    tensors = list(tensors)
-    with name_scope(name, "tuple", [t for t in tensors if t is not None]):
-        gating = [t.op for t in tensors if t is not None]
-        if control_inputs:
-            for control in control_inputs:
-                gating.append(_as_op(control))
-        gating = sorted(set(gating), key=lambda op: op._id)
-        if not gating:
-            raise ValueError("Must have at least one Tensor: %s" % tensors)
-        gate = group(*gating)
-        return [None if t is None else with_dependencies([gate], t) for t in tensors]
-
-
-# ----------------------------------------------------------------- Fill, zeros, ones
-def _infer_fill(op):
-    dims, value = op._inputs
-    shape = constant_value_as_shape(dims) if dims.shape.ndims == 1 else TensorShape(None)
-    return [(value.dtype.base_dtype, shape)]
-
-
-def _compute_fill(ctx, op, inputs):
-    dims, value = inputs
-    dims = np.asarray(dims)
-    if dims.ndim != 1:
-        raise errors.InvalidArgumentError(None, op, f"dims must be a vector, got shape {list(dims.shape)}")
-    if np.ndim(value) != 0:
-        raise errors.InvalidArgumentError(None, op, f"value must be a scalar, got shape {list(np.shape(value))}")
-    return np.full(_builtin_tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype)
-
-
-kernels.register("Fill", infer=_infer_fill, compute=_compute_fill, default_attrs={"index_type": dtypes_lib.int32})
-
-
-def fill(dims, value, name: str | None = None) -> Tensor:
-    """A ``Fill`` op: a tensor of shape ``dims`` filled with scalar ``value`` (inputs ``Fill/dims``, ``Fill/value``)."""
-    graph = graph_lib._graph_of([dims, value])
-    with graph.as_default(), graph.name_scope(name or "Fill") as scope:
-        dims = convert_to_tensor(dims, name="dims", preferred_dtype=dtypes_lib.int32)
-        value = convert_to_tensor(value, name="value")
-        return graph.create_op("Fill", [dims, value], name=scope,
-                               attrs={"T": value.dtype.base_dtype, "index_type": dims.dtype.base_dtype})._outputs[0]
-
-
-def _static_dims(shape):
-    """The dims of ``shape`` if it is a fully known list/TensorShape (not a Tensor), else None."""
-    if isinstance(shape, Tensor):
-        return None
-    try:
-        shape = as_shape(shape)
-    except (TypeError, ValueError):
-        return None
-    return shape.as_list() if shape.is_fully_defined() else None
-
-
-def _filled(value, shape, dtype, name, default_name):
-    dtype = dtypes_lib.as_dtype(dtype).base_dtype
-    with name_scope(name, default_name, [shape] if isinstance(shape, Tensor) else []) as scope:
-        dims = _static_dims(shape)
-        if dims is not None and math.prod(dims) < _SMALL_CONSTANT:  # exact Python ints: no int64 overflow
-            return _const(np.full(dims, value, dtype=dtype.numpy_dtype) if dtype != dtypes_lib.string
-                          else np.full(dims, b"", dtype=object), dtype, scope)
-        if dims is not None:
-            shape = constant(dims, dtype=dtypes_lib.int64 if any(d >= 2**31 for d in dims) else dtypes_lib.int32,
-                             name="shape_as_tensor")
-        else:
-            shape = convert_to_tensor(shape, dtype=None, preferred_dtype=dtypes_lib.int32)
-        filler = constant(value if dtype != dtypes_lib.string else b"", dtype=dtype)
-        return fill(shape, filler, name=scope)
-
-
-def zeros(shape, dtype=dtypes_lib.float32, name: str | None = None) -> Tensor:
-    """A tensor of zeros: a Const named ``zeros`` if small, else ``Fill``."""
-    return _filled(False if dtypes_lib.as_dtype(dtype).is_bool else 0, shape, dtype, name, "zeros")
-
-
-def ones(shape, dtype=dtypes_lib.float32, name: str | None = None) -> Tensor:
-    """A tensor of ones: a Const named ``ones`` if small, else ``Fill``."""
-    return _filled(True if dtypes_lib.as_dtype(dtype).is_bool else 1, shape, dtype, name, "ones")
-
-
-kernels.register("ZerosLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.zeros_like(inputs[0]))
-kernels.register("OnesLike", infer=_infer_like_input, compute=lambda ctx, op, inputs: np.ones_like(inputs[0]))
-
-
-def zeros_like(tensor, dtype=None, name: str | None = None, optimize: bool = True) -> Tensor:
-    """Zeros with the shape of ``tensor`` (a Const if the shape is known, else ``ZerosLike``)."""
-    with name_scope(name, "zeros_like", [tensor]) as scope:
-        tensor = convert_to_tensor(tensor, name="tensor")
-        if optimize and tensor.shape.is_fully_defined():
-            return zeros(tensor.shape, dtype=dtype or tensor.dtype, name=scope)
-        if dtype is not None and dtypes_lib.as_dtype(dtype) != tensor.dtype.base_dtype:
-            from graph.ops import array_ops
-            return zeros(array_ops.shape(tensor), dtype=dtype, name=scope)
-        op = tensor.graph.create_op("ZerosLike", [tensor], name=scope, attrs={"T": tensor.dtype.base_dtype})
-        return op._outputs[0]
-
-
-def ones_like(tensor, dtype=None, name: str | None = None, optimize: bool = True) -> Tensor:
-    """Ones with the shape of ``tensor`` (``ones_like/Shape`` + Fill, as TF 1.x graph mode builds it)."""
-    with name_scope(name, "ones_like", [tensor]) as scope:
-        tensor = convert_to_tensor(tensor, name="tensor")
-        from graph.ops import array_ops
-        shape = array_ops.shape_internal(tensor, optimize=optimize)
-        result = ones(shape, dtype=dtype or tensor.dtype.base_dtype, name=scope)
-        result.set_shape(tensor.shape)
-        return result

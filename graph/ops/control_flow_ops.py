@@ -1,4 +1,4 @@
-"""TF1 conditional control flow: Switch/RefSwitch/Merge ops, CondContext and ``cond``.
+"""TF1 control flow: control dependencies (no_op, group, tuple, with_dependencies), Switch/Merge, ``cond``.
 
 ``cond(pred, true_fn, false_fn)`` is built as TensorFlow 1.x builds it (v2 control flow
 disabled): ``cond/Switch`` of the predicate, pivots ``cond/switch_t`` and ``cond/switch_f``,
@@ -15,19 +15,17 @@ import numpy as np
 
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
-from graph.core import graph as graph_lib
-from graph.ops import constant_ops as ops
-from graph.core.graph import GraphKeys, Operation, Tensor, convert_to_tensor, name_scope
-from graph.runtime.session import DEAD
+from graph.base import nest
+from graph.base.kernels import DEAD
 from graph.base.shapes import TensorShape
+from graph.core import graph as graph_lib
+from graph.core.graph import GraphKeys, Operation, Tensor, convert_to_tensor, name_scope
+from graph.ops import constant_ops as ops
 
-__all__ = ["cond", "switch", "merge", "ref_switch", "with_dependencies", "group", "tuple", "no_op", "CondContext"]
+__all__ = ["cond", "switch", "merge", "ref_switch", "with_dependencies", "group", "tuple", "no_op", "CondContext",
+           "set_control_flow_context"]
 
-group = ops.group
-tuple = ops.tuple
-no_op = ops.no_op
-with_dependencies = ops.with_dependencies
-_builtin_tuple = type(())
+_builtin_tuple = tuple  # this module defines TF's `tuple` builder
 
 
 # ----------------------------------------------------------------- kernels
@@ -66,9 +64,82 @@ kernels.register("Switch", infer=_infer_switch, compute=_compute_switch)
 kernels.register("RefSwitch", infer=_infer_switch, compute=_compute_switch, ref_inputs=(0,))
 kernels.register("Merge", infer=_infer_merge, compute=_compute_merge)
 kernels.register("RefMerge", infer=_infer_merge, compute=_compute_merge, ref_inputs=(0,))
+kernels.register("NoOp", infer=lambda op: [], compute=lambda ctx, op, inputs: [])
 
 
-# ----------------------------------------------------------------- builders
+# ----------------------------------------------------------------- control dependencies
+def no_op(name: str | None = None) -> Operation:
+    """A ``NoOp``: does nothing; its control inputs give it meaning."""
+    return graph_lib.get_default_graph().create_op("NoOp", [], [], name=name or "NoOp")
+
+
+def _as_op(value) -> Operation:
+    if hasattr(value, "_as_graph_element") and not isinstance(value, (Tensor, Operation)):
+        value = value._as_graph_element()
+    if isinstance(value, Tensor):
+        return value.op
+    if isinstance(value, Operation):
+        return value
+    if hasattr(value, "op") and isinstance(value.op, Operation):
+        return value.op
+    raise TypeError(f"Expected an Operation or Tensor, got {value!r} of type {type(value).__name__}.")
+
+
+def group(*inputs, **kwargs) -> Operation:
+    """A ``NoOp`` named ``group_deps`` that runs after all ``inputs`` (one NoOp per device first, as TF)."""
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise ValueError("Unknown keyword arguments: " + ", ".join(kwargs))
+    flat = []
+    for item in inputs:
+        if isinstance(item, (list, _builtin_tuple, set)) and not hasattr(item, "_as_graph_element"):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    ops_list = [_as_op(item) for item in flat if item is not None]
+    with name_scope(name, "group_deps", ops_list) as scope:
+        if not ops_list:
+            return no_op(name=scope)
+        by_device: dict[str, list[Operation]] = {}
+        for op in ops_list:
+            by_device.setdefault(op.device, []).append(op)
+        if len(by_device) == 1:
+            (device, deps), = by_device.items()
+            with graph_lib.device(device), graph_lib.control_dependencies(deps):
+                return no_op(name=scope)
+        per_device = []
+        for device in sorted(by_device):  # op.device is always a string ('' for none)
+            with graph_lib.device(device), graph_lib.control_dependencies(by_device[device]):
+                per_device.append(no_op())
+        with graph_lib.control_dependencies(per_device):
+            return no_op(name=scope)
+
+
+def with_dependencies(dependencies, output_tensor, name: str | None = None) -> Tensor:
+    """``output_tensor`` through an Identity that runs after ``dependencies`` (TF's control_flow_ops)."""
+    dependencies = list(dependencies)
+    with name_scope(name, "control_dependency", dependencies + [output_tensor]) as scope:
+        with graph_lib.colocate_with(output_tensor):
+            with graph_lib.control_dependencies(dependencies):
+                return ops.identity(convert_to_tensor(output_tensor), name=scope)
+
+
+def tuple(tensors, name: str | None = None, control_inputs=None) -> list:
+    """The ``tensors``, each gated to be available only after all of them are computed (TF's tf.tuple)."""
+    tensors = list(tensors)
+    with name_scope(name, "tuple", [t for t in tensors if t is not None]):
+        gating = [t.op for t in tensors if t is not None]
+        if control_inputs:
+            for control in control_inputs:
+                gating.append(_as_op(control))
+        gating = sorted(set(gating), key=lambda op: op._id)
+        if not gating:
+            raise ValueError("Must have at least one Tensor: %s" % tensors)
+        gate = group(*gating)
+        return [None if t is None else with_dependencies([gate], t) for t in tensors]
+
+
+# ----------------------------------------------------------------- Switch, Merge
 def switch(data, pred, dtype=None, name: str | None = None):
     """``(output_false, output_true)``: ``data`` forwarded to the output chosen by ``pred`` (``Switch``)."""
     with name_scope(name, "Switch", [data, pred]) as scope:
@@ -129,7 +200,7 @@ class CondContext:
         self._values.add(pred.name)
         self._external_values[pred.name] = pred
         self._values.add(pivot.name)
-        _set_context(pivot.op, self)
+        set_control_flow_context(pivot.op, self)
 
     @property
     def name(self) -> str:
@@ -189,7 +260,7 @@ class CondContext:
         if self._outer_context is not None:
             self._outer_context.AddInnerOp(result.op)
         graph.prevent_fetching(result.op)
-        _set_context(result.op, self)
+        set_control_flow_context(result.op, self)
         context = self
         while context is not None:
             context._values.add(result.name)
@@ -199,7 +270,7 @@ class CondContext:
 
     def AddOp(self, op: Operation) -> None:
         """Adds a newly created ``op`` to this branch (TF's CondContext._AddOpInternal)."""
-        _set_context(op, self)
+        set_control_flow_context(op, self)
         if not op._inputs:
             if not any(_op_in_context(control, self) for control in op._control_inputs):
                 op._add_control_input(self._pivot.op)
@@ -235,7 +306,7 @@ class CondContext:
 
     def _build_cond_tensor(self, value):
         if isinstance(value, Operation):
-            return ops.with_dependencies([value], self._pivot)
+            return with_dependencies([value], self._pivot)
         return self._process_output_tensor(convert_to_tensor(value))
 
     def BuildCondBranch(self, fn):
@@ -243,21 +314,22 @@ class CondContext:
         original = fn()
         if original is None:
             return None, None
-        result = _map_structure(self._build_cond_tensor, original)
+        result = nest.map_structure(self._build_cond_tensor, original)
         if not isinstance(result, (list, _builtin_tuple)):
             result = [result]
         return original, result
 
     def ExitResult(self, result) -> None:
         if self._outer_context is not None:
-            for tensor in _flatten(result):
+            for tensor in nest.flatten(result):
                 self._outer_context.AddName(tensor.name)
 
     def __repr__(self) -> str:
         return f"<CondContext {self._name} branch={self._branch} pred={self._pred.name}>"
 
 
-def _set_context(op: Operation, context) -> None:
+def set_control_flow_context(op: Operation, context) -> None:
+    """Records that ``op`` belongs to ``context`` (a CondContext), as TF's op._set_control_flow_context."""
     contexts = op.graph.__dict__.setdefault("_op_control_flow_contexts", {})
     contexts[op.name] = context
 
@@ -273,42 +345,6 @@ def _op_in_context(op: Operation, context) -> bool:
             return True
         current = current._outer_context
     return False
-
-
-# ----------------------------------------------------------------- nested structures
-def _flatten(structure) -> list:
-    if isinstance(structure, dict):
-        return [item for key in sorted(structure) for item in _flatten(structure[key])]
-    if isinstance(structure, (list, _builtin_tuple)):
-        return [item for part in structure for item in _flatten(part)]
-    return [structure]
-
-
-def _map_structure(function, structure):
-    return _pack_as(structure, [function(item) for item in _flatten(structure)])
-
-
-def _pack_as(structure, flat: list):
-    iterator = iter(flat)
-
-    def build(node):
-        if isinstance(node, dict):
-            return type(node)((key, build(node[key])) for key in sorted(node))
-        if isinstance(node, (list, _builtin_tuple)):
-            items = [build(part) for part in node]
-            if hasattr(node, "_fields"):
-                return type(node)(*items)
-            return type(node)(items)
-        return next(iterator)
-    return build(structure)
-
-
-def _structure_signature(structure):
-    if isinstance(structure, dict):
-        return ("dict", _builtin_tuple((key, _structure_signature(structure[key])) for key in sorted(structure)))
-    if isinstance(structure, (list, _builtin_tuple)):
-        return (type(structure).__name__, _builtin_tuple(_structure_signature(part) for part in structure))
-    return "leaf"
 
 
 def _unpack_if_singleton(result):
@@ -371,13 +407,13 @@ def cond(pred, true_fn=None, false_fn=None, strict: bool = False, name: str | No
         if not strict:
             orig_res_t = _unpack_if_singleton(orig_res_t)
             orig_res_f = _unpack_if_singleton(orig_res_f)
-        if _structure_signature(orig_res_t) != _structure_signature(orig_res_f):
+        if nest.structure_signature(orig_res_t) != nest.structure_signature(orig_res_f):
             raise ValueError("Incompatible return values of `true_fn` and `false_fn`: The two structures don't have "
                              f"the same nested structure.\n\nFirst structure: {orig_res_t!r}\n\nSecond structure: "
                              f"{orig_res_f!r}")
         if not res_t:
             raise ValueError("`true_fn` and `false_fn` must return at least one result.")
-        flat_t, flat_f = _flatten(res_t), _flatten(res_f)
+        flat_t, flat_f = nest.flatten(res_t), nest.flatten(res_f)
         for x, y in zip(flat_t, flat_f):
             if x.dtype.base_dtype != y.dtype.base_dtype:
                 raise ValueError("Outputs of `true_fn` and `false_fn` must have the same type(s). Received "
@@ -386,7 +422,7 @@ def cond(pred, true_fn=None, false_fn=None, strict: bool = False, name: str | No
         if context_t.outer_context is None:
             graph.add_to_collection(GraphKeys.COND_CONTEXT, context_t)
             graph.add_to_collection(GraphKeys.COND_CONTEXT, context_f)
-        merges = _pack_as(orig_res_t, merges)
+        merges = nest.pack_sequence_as(orig_res_t, merges)
         if not strict:
             merges = _unpack_if_singleton(merges)
         return merges

@@ -12,12 +12,15 @@ import numpy as np
 
 from graph.base import errors
 from graph.base import kernels
-from graph.core import graph as graph_lib
-from graph.ops import math_ops
-from graph.ops import constant_ops as ops
-from graph.ops import random_ops
-from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.base.shapes import TensorShape
+from graph.core import graph as graph_lib
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import array_ops
+from graph.ops import constant_ops as ops
+from graph.ops import math_ops
+from graph.ops import random_ops
+from graph.ops import reduction_ops
+from graph.ops.array_concat_ops import concat
 
 __all__ = ["relu", "relu6", "elu", "softplus", "sigmoid", "tanh", "softmax", "log_softmax", "bias_add", "l2_loss",
            "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
@@ -106,7 +109,6 @@ def _softmax_op(op_type, logits, axis, name):
     rank = logits.shape.ndims
     if axis is None or axis == -1 or (rank is not None and axis == rank - 1):
         return _unary(op_type, logits, name)
-    from graph.ops import array_ops
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
     with name_scope(name, op_type, [logits]) as scope:
@@ -213,7 +215,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name: str
     with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
-        from graph.ops import array_ops
         array_ops.shape(labels)  # unused, but TF builds this Shape op too: the graphs match op for op
         if logits.shape.ndims is not None and logits.shape.ndims != 2:
             raise NotImplementedError("sparse_softmax_cross_entropy_with_logits: only rank-2 logits are supported.")
@@ -239,8 +240,7 @@ def _axis_or_dim(axis, dim):
 
 def _move_dim_to_end(tensor: Tensor, axis, rank: Tensor) -> Tensor:
     # TF's perm: concat([range(axis), range(axis + 1, rank), [axis]]), then a Transpose.
-    from graph.ops import array_ops
-    perm = array_ops.concat([math_ops.range(axis), math_ops.range(axis + 1, rank), [axis]], 0)
+    perm = concat([reduction_ops.range(axis), reduction_ops.range(axis + 1, rank), [axis]], 0)
     return array_ops.transpose(tensor, perm)
 
 
@@ -259,7 +259,6 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis: int | None = None
         labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
         static_shape = logits.shape
         if axis != -1:  # TF compares with -1 only: axis=rank-1 also builds the Transpose
-            from graph.ops import array_ops
             rank = array_ops.rank(logits)
             logits = _move_dim_to_end(logits, axis, rank)
             labels = _move_dim_to_end(labels, axis, rank)
@@ -306,7 +305,6 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name: str | None = N
             rate = convert_to_tensor(rate, dtype=x.dtype, name="rate")
             scale = math_ops._truediv(1.0, math_ops.subtract(1.0, rate), None)
         scaled = math_ops.multiply(x, scale, name="Mul")
-        from graph.ops import array_ops
         shape = array_ops.shape(x) if noise_shape is None else noise_shape
         noise = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
         keep = math_ops.greater_equal(noise, rate)

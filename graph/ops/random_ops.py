@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.core import random_seed
 from graph.base import dtypes as dtypes_lib
 from graph.base import errors
 from graph.base import kernels
-from graph.core import graph as graph_lib
-from graph.ops import math_ops
-from graph.ops import constant_ops as ops
-from graph.ops import philox
-from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.base.shapes import TensorShape, as_shape
+from graph.core import graph as graph_lib
+from graph.core import random_seed
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import constant_ops as ops
+from graph.ops import math_ops
+from graph.ops import philox
+from graph.ops.array_concat_ops import stack
 
 __all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle"]
 
@@ -129,8 +130,7 @@ def _shape_tensor(shape) -> Tensor:
         else:
             shape = [d.value if hasattr(d, "value") else d for d in shape]
             if any(isinstance(d, Tensor) for d in shape):
-                from graph.ops import array_ops
-                return array_ops.stack(shape, name="shape")
+                return stack(shape, name="shape")
     return convert_to_tensor(shape, dtype=dtype, name="shape", preferred_dtype=dtypes_lib.int32)
 
 

@@ -14,7 +14,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from graph.base import dtypes as dtypes_lib
+from graph.ops import array_fill_ops
+from graph.ops import array_ops
+from graph.ops import constant_ops
+from graph.ops import linalg_ops
+from graph.ops import math_ops
+from graph.ops import random_ops
 
 __all__ = [
     "Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
@@ -80,7 +88,7 @@ class Initializer:
 
 
 class _FilledInitializer(Initializer):
-    """Every element the same: the ``graph.ops.constant_ops`` builder named in ``_BUILDER`` (``zeros``, ``ones``)."""
+    """Every element the same: the ``graph.ops.array_fill_ops`` builder named in ``_BUILDER`` (``zeros``, ``ones``)."""
 
     _BUILDER = ""
 
@@ -88,8 +96,7 @@ class _FilledInitializer(Initializer):
         self.dtype = dtypes_lib.as_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        from graph.ops import constant_ops as ops
-        return getattr(ops, self._BUILDER)(shape, self.dtype if dtype is None else dtype)
+        return getattr(array_fill_ops, self._BUILDER)(shape, self.dtype if dtype is None else dtype)
 
     def get_config(self) -> dict[str, Any]:
         return {"dtype": self.dtype.name}
@@ -111,7 +118,6 @@ class Constant(Initializer):
     """Initializes to a scalar (broadcast) or a value with as many elements as the shape (a ``Const``)."""
 
     def __init__(self, value=0, dtype=dtypes_lib.float32, verify_shape: bool = False):
-        import numpy as np
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
             raise TypeError(
                 f"Invalid type for initial value={value} of type: {type(value).__name__}. Expected Python "
@@ -121,8 +127,7 @@ class Constant(Initializer):
         self._verify_shape = verify_shape
 
     def __call__(self, shape, dtype=None, partition_info=None, verify_shape=None):
-        from graph.ops import constant_ops as ops
-        return ops.constant(self.value, dtype=self.dtype if dtype is None else dtype, shape=shape,
+        return constant_ops.constant(self.value, dtype=self.dtype if dtype is None else dtype, shape=shape,
                             verify_shape=self._verify_shape if verify_shape is None else verify_shape)
 
     def get_config(self) -> dict[str, Any]:
@@ -139,7 +144,6 @@ class RandomUniform(Initializer):
         self.dtype = dtypes_lib.as_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        from graph.ops import random_ops
         return random_ops.random_uniform(shape, self.minval, self.maxval, self.dtype if dtype is None else dtype,
                                          seed=self.seed)
 
@@ -159,7 +163,6 @@ class _NormalInitializer(Initializer):
         self.dtype = _assert_float_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        from graph.ops import random_ops
         build = getattr(random_ops, self._BUILDER)
         return build(shape, self.mean, self.stddev, self.dtype if dtype is None else dtype, seed=self.seed)
 
@@ -199,7 +202,6 @@ class VarianceScaling(Initializer):
         self.dtype = _assert_float_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        from graph.ops import random_ops
         dtype = self.dtype if dtype is None else dtype
         scale_shape = shape if partition_info is None else partition_info.full_shape
         fan_in, fan_out = _compute_fans(scale_shape)
@@ -244,7 +246,12 @@ class GlorotNormal(VarianceScaling):
 
 
 class Orthogonal(Initializer):
-    """An orthogonal matrix (QR of a normal sample) times ``gain``, reshaped to the requested shape."""
+    """An orthogonal matrix (QR of a normal sample) times ``gain``, reshaped to the requested shape.
+
+    For shapes of rank above 2 the matrix is ``prod(shape[:-1])`` by ``shape[-1]``; its rows (or, when there
+    are fewer rows than columns, its columns) are orthonormal.  Built as TensorFlow builds it, so a fixed
+    seed gives TensorFlow's values.
+    """
 
     def __init__(self, gain=1.0, seed=None, dtype=dtypes_lib.float32):
         self.gain = gain
@@ -252,20 +259,12 @@ class Orthogonal(Initializer):
         self.dtype = _assert_float_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        """Builds TF's ops: random_normal, Qr, DiagPart, Sign, Mul, (Transpose), Reshape, Mul by gain.
+        """TF's ops: random_normal, Qr, DiagPart, Sign, mul, (matrix_transpose), Reshape, mul by ``gain``.
 
         Raises:
-            NotImplementedError: while the linear-algebra ops (``graph.linalg_ops``) are not emulated.
+            ValueError: if ``shape`` has fewer than two dimensions.
         """
-        try:
-            from graph import linalg_ops
-        except ImportError as error:
-            raise NotImplementedError("orthogonal_initializer needs the Qr, DiagPart and MatrixTranspose ops "
-                                      "(graph.linalg_ops), which this emulator does not provide yet.") from error
-        from graph.ops import array_ops
-        from graph.ops import math_ops
-        from graph.ops import random_ops
-        dtype = self.dtype if dtype is None else dtype
+        dtype = self.dtype if dtype is None else _assert_float_dtype(dtype)
         if len(shape) < 2:
             raise ValueError("The tensor to initialize, specified by argument `shape` must be at least "
                              f"two-dimensional. Received shape={shape}")
@@ -276,9 +275,9 @@ class Orthogonal(Initializer):
         flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
         sample = random_ops.random_normal(flat_shape, dtype=dtype, seed=self.seed)
         q, r = linalg_ops.qr(sample, full_matrices=False)
-        q = q * math_ops.sign(array_ops.diag_part(r))
+        q *= math_ops.sign(linalg_ops.diag_part(r))  # signs of diag(r) make the factorization unique
         if num_rows < num_cols:
-            q = array_ops.matrix_transpose(q)
+            q = linalg_ops.matrix_transpose(q)
         return self.gain * array_ops.reshape(q, shape)
 
     def get_config(self) -> dict[str, Any]:

@@ -19,12 +19,14 @@ import math
 from typing import Callable, Iterator
 
 from graph.base import dtypes as dtypes_lib
-from graph.core import graph as graph_lib
 from graph.base.shapes import TensorShape, as_shape, dimension_value
+from graph.core import graph as graph_lib
+from graph.ops import array_concat_ops
+from graph.ops import constant_ops
 
 __all__ = [
     "PartitionedVariable", "fixed_size_partitioner", "variable_axis_size_partitioner",
-    "min_max_variable_partitioner", "create_partitioned_variables",
+    "min_max_variable_partitioner",
 ]
 
 
@@ -192,27 +194,6 @@ def min_max_variable_partitioner(max_partitions: int = 1, axis: int = 0, min_sli
     return _partitioner
 
 
-def create_partitioned_variables(shape, slicing, initializer, dtype=dtypes_lib.float32, trainable: bool = True,
-                                 collections=None, name: str | None = None, reuse=None) -> list:
-    """Deprecated TF1 helper: the parts of a variable sliced by ``slicing`` (use get_variable + partitioner).
-
-    Raises:
-        ValueError: if ``shape`` and ``slicing`` differ in length or the rank is 0.
-    """
-    from graph.variables import variable_scope
-    if len(shape) != len(slicing):
-        raise ValueError("The 'shape' and 'slicing' of a partitioned Variable must have the length: "
-                         f"shape: {shape}, slicing: {slicing}")
-    if len(shape) < 1:
-        raise ValueError(f"A partitioned Variable must have rank at least 1: shape: {shape}")
-    partitioner = lambda **unused_kwargs: slicing  # noqa: E731
-    with variable_scope.variable_scope(name, "PartitionedVariable", reuse=reuse):
-        partitioned = variable_scope._get_partitioned_variable(
-            name=None, shape=shape, dtype=dtype, initializer=initializer, trainable=trainable,
-            partitioner=partitioner, collections=collections)
-        return list(partitioned)
-
-
 # ----------------------------------------------------------------- PartitionedVariable
 class PartitionedVariable:
     """A variable stored as several Variables (parts), each with its `_save_slice_info`."""
@@ -267,19 +248,17 @@ class PartitionedVariable:
         return [i for i, p in enumerate(self._partitions) if p > 1]
 
     def _concat(self):
-        from graph.ops import array_ops
-        from graph.ops import constant_ops as ops
         if len(self._variable_list) == 1:
             with graph_lib.name_scope(None):
-                return ops.identity(self._variable_list[0], name=self._name)
+                return constant_ops.identity(self._variable_list[0], name=self._name)
         partition_axes = self._partition_axes()
         if len(partition_axes) > 1:
             raise NotImplementedError(f"Cannot concatenate along more than one dimension: {partition_axes}.  "
                                       "Multi-axis partition concat is not supported")
         with graph_lib.name_scope(self._name + "/ConcatPartitions/"):
-            concatenated = array_ops.concat(self._variable_list, partition_axes[0])
+            concatenated = array_concat_ops.concat(self._variable_list, partition_axes[0])
         with graph_lib.name_scope(None):
-            return ops.identity(concatenated, name=self._name)
+            return constant_ops.identity(concatenated, name=self._name)
 
     def as_tensor(self):
         """The parts concatenated: ``<name>/ConcatPartitions/concat`` then an Identity named ``<name>``."""
@@ -317,7 +296,6 @@ class PartitionedVariable:
         return self._partitions
 
     def _apply_assign_fn(self, assign_fn: Callable, value) -> list:
-        from graph.ops import array_ops
         partition_axes = self._partition_axes()
         if len(partition_axes) > 1:
             raise NotImplementedError(f"Cannot do assign action along more than one dimension: {partition_axes}.  "
@@ -330,7 +308,7 @@ class PartitionedVariable:
         else:
             axis = partition_axes[0]
             sizes = [dimension_value(v.shape[axis]) for v in self._variable_list]
-            value_list = array_ops.split(value, sizes, axis=axis)
+            value_list = array_concat_ops.split(value, sizes, axis=axis)
         return [assign_fn(v, value_list[i]) for i, v in enumerate(self._variable_list)]
 
     def assign(self, value, use_locking: bool = False, name: str | None = None, read_value: bool = True) -> list:

@@ -13,6 +13,9 @@ from graph.core.graph import GraphKeys, Operation, Tensor
 from graph.ops import array_ops, math_ops
 from graph.ops import constant_ops as ops
 from graph.ops import state_ops
+from graph.ops import array_concat_ops
+from graph.ops import array_index_ops
+from graph.ops import control_flow_ops
 from graph.variables import initialization_order
 from graph.variables.variables import Variable
 
@@ -67,9 +70,9 @@ def variables_initializer(var_list, name: str = "init") -> Operation:
     var_list = list(var_list or [])
     if var_list:
         initialization_order.check_no_initialization_cycle(var_list)
-        op = ops.group(*[v.initializer for v in var_list], name=name)
+        op = control_flow_ops.group(*[v.initializer for v in var_list], name=name)
     else:
-        op = ops.no_op(name=name)
+        op = control_flow_ops.no_op(name=name)
     initialization_order.record_initializer(op, var_list)
     return op
 
@@ -141,7 +144,7 @@ def assert_variables_initialized(var_list=None):
     for variable in var_list:
         with graph.colocate_with(variable.op):
             ranks.append(array_ops.rank_internal(variable, optimize=False))
-    return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
+    return ranks[0] if len(ranks) == 1 else array_concat_ops.stack(ranks)
 
 
 def report_uninitialized_variables(var_list=None, name: str = "report_uninitialized_variables") -> Tensor:
@@ -156,6 +159,6 @@ def report_uninitialized_variables(var_list=None, name: str = "report_uninitiali
         with graph_lib.device(local_device):
             if not var_list:
                 return ops.constant([], dtype=dtypes_lib.string)
-            variables_mask = math_ops.logical_not(array_ops.stack(init_vars))
+            variables_mask = math_ops.logical_not(array_concat_ops.stack(init_vars))
             variable_names_tensor = ops.constant([v.op.name for v in var_list])
-            return array_ops.boolean_mask(variable_names_tensor, variables_mask)
+            return array_index_ops.boolean_mask(variable_names_tensor, variables_mask)

@@ -17,6 +17,7 @@ from typing import Callable
 
 from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib
+from graph.ops import array_index_ops
 from graph.variables import initializers as init_ops
 from graph.variables import variables
 from graph.core.graph import GraphKeys, Tensor
@@ -144,7 +145,6 @@ class _VariableStore:
                                   synchronization=VariableSynchronization.AUTO,
                                   aggregation=VariableAggregation.NONE):
         """Gets or creates the PartitionedVariable ``name``: parts ``name/part_<i>`` with slice info."""
-        from graph.ops import array_ops
         initializing_from_value = initializer is not None and isinstance(initializer, Tensor)
         if name in self._vars:
             raise ValueError(f"A partitioner was provided, but an unpartitioned version of the variable was found: "
@@ -196,12 +196,12 @@ class _VariableStore:
                 elif callable(initializer):
                     init, init_shape = initializer, var_shape
                 elif isinstance(initializer, Tensor):
-                    init = array_ops.slice(initializer, var_offset, var_shape)
+                    init = array_index_ops.slice(initializer, var_offset, var_shape)
                     dtype = init.dtype.base_dtype
                     init_shape = None
                 else:
                     init = graph_lib.convert_to_tensor(initializer, dtype=dtype)
-                    init = array_ops.slice(init, var_offset, var_shape)
+                    init = array_index_ops.slice(init, var_offset, var_shape)
                     init_shape = None
             with graph_lib.name_scope(None):
                 part = self._get_single_variable(

@@ -6,7 +6,12 @@ import types
 
 import graph.compat.v1 as compat_v1
 from graph.core import random_seed
+from graph.ops import array_concat_ops
+from graph.ops import array_fill_ops
+from graph.ops import array_index_ops
 from graph.ops import array_ops
+from graph.ops import linalg_ops
+from graph.ops import reduction_ops
 from graph.ops import control_flow_ops
 from graph.base import dtypes
 from graph.ops import math_ops
@@ -23,14 +28,15 @@ IGNORED_ATTRS = {"_has_manual_control_dependencies", "value", "_class", "shape"}
 def facade():
     """A namespace spelling our builders like ``tensorflow.compat.v1`` so one builder function serves both."""
     tf = types.SimpleNamespace()
-    for module in (ops, math_ops, array_ops, random_ops, state_ops):
+    for module in (ops, control_flow_ops, math_ops, reduction_ops, linalg_ops, array_ops, array_concat_ops,
+                   array_index_ops, array_fill_ops, random_ops, state_ops):
         for name in module.__all__:
             setattr(tf, name, getattr(module, name))
     for name in ("float32", "float64", "int32", "int64", "bool", "string"):
         setattr(tf, name, getattr(dtypes, name))
     tf.cond = control_flow_ops.cond
-    tf.group = ops.group
-    tf.tuple = ops.tuple
+    tf.group = control_flow_ops.group
+    tf.tuple = control_flow_ops.tuple
     tf.identity = ops.identity
     tf.nn = types.SimpleNamespace(**{name: getattr(nn_ops, name) for name in nn_ops.__all__})
     tf.sigmoid, tf.tanh = nn_ops.sigmoid, nn_ops.tanh

@@ -7,6 +7,8 @@ from graph.ops import array_ops
 from graph.base import dtypes
 from graph.base import errors
 from graph.ops import constant_ops as ops
+from graph.ops import array_concat_ops
+from graph.ops import array_index_ops
 from graph.core import graph as graph_lib
 from tests.graph.graph_oracle import assert_same_graph, run
 
@@ -34,18 +36,18 @@ def test_transpose_concat_stack_unstack(g):
     t = array_ops.transpose(x)
     assert t.shape.as_list() == [3, 2]
     np.testing.assert_array_equal(run(t), X.T)
-    c = array_ops.concat([x, x], 1)
+    c = array_concat_ops.concat([x, x], 1)
     assert c.shape.as_list() == [2, 6]
     np.testing.assert_array_equal(run(c), np.concatenate([X, X], 1))
     p = ops.placeholder(dtypes.float32, [None, 3])
-    assert array_ops.concat([x, p], 0).shape.as_list() == [None, 3]
-    s = array_ops.stack([x, x], axis=1)
+    assert array_concat_ops.concat([x, p], 0).shape.as_list() == [None, 3]
+    s = array_concat_ops.stack([x, x], axis=1)
     assert s.shape.as_list() == [2, 2, 3]
     np.testing.assert_array_equal(run(s), np.stack([X, X], 1))
-    parts = array_ops.unstack(x)
+    parts = array_concat_ops.unstack(x)
     assert len(parts) == 2 and parts[0].shape.as_list() == [3]
     np.testing.assert_array_equal(run(parts[1]), X[1])
-    assert run(array_ops.stack([1, 2])).tolist() == [1, 2]
+    assert run(array_concat_ops.stack([1, 2])).tolist() == [1, 2]
 
 
 def test_expand_squeeze_shape_size_rank(g):
@@ -66,30 +68,30 @@ def test_expand_squeeze_shape_size_rank(g):
 
 def test_gather_slice_tile_split(g):
     x = ops.constant(X)
-    np.testing.assert_array_equal(run(array_ops.gather(x, [1, 0])), X[[1, 0]])
-    np.testing.assert_array_equal(run(array_ops.gather(x, [2], axis=1)), X[:, [2]])
+    np.testing.assert_array_equal(run(array_index_ops.gather(x, [1, 0])), X[[1, 0]])
+    np.testing.assert_array_equal(run(array_index_ops.gather(x, [2], axis=1)), X[:, [2]])
     with pytest.raises(errors.InvalidArgumentError, match="not in"):
-        run(array_ops.gather(x, [5]))
-    sl = array_ops.slice(x, [0, 1], [2, -1])
+        run(array_index_ops.gather(x, [5]))
+    sl = array_index_ops.slice(x, [0, 1], [2, -1])
     assert sl.shape.as_list() == [2, 2]
     np.testing.assert_array_equal(run(sl), X[:, 1:])
-    np.testing.assert_array_equal(run(array_ops.tile(x, [2, 1])), np.tile(X, [2, 1]))
-    pieces = array_ops.split(x, 3, axis=1)
+    np.testing.assert_array_equal(run(array_concat_ops.tile(x, [2, 1])), np.tile(X, [2, 1]))
+    pieces = array_concat_ops.split(x, 3, axis=1)
     assert [p.shape.as_list() for p in pieces] == [[2, 1]] * 3
     np.testing.assert_array_equal(run(pieces[2]), X[:, 2:])
-    sized = array_ops.split(x, [1, -1], axis=1)
+    sized = array_concat_ops.split(x, [1, -1], axis=1)
     assert [p.shape.as_list() for p in sized] == [[2, 1], [2, 2]]
     np.testing.assert_array_equal(run(sized[1]), X[:, 1:])
 
 
 def test_one_hot_where(g):
-    np.testing.assert_array_equal(run(array_ops.one_hot([1, 2], 3)), np.eye(3, dtype=np.float32)[[1, 2]])
+    np.testing.assert_array_equal(run(array_index_ops.one_hot([1, 2], 3)), np.eye(3, dtype=np.float32)[[1, 2]])
     x = ops.constant(X)
-    w = array_ops.where(x > 2.0)
+    w = array_index_ops.where(x > 2.0)
     assert w.shape.as_list() == [None, 2] and w.dtype == dtypes.int64
     np.testing.assert_array_equal(run(w), np.argwhere(X > 2))
-    np.testing.assert_array_equal(run(array_ops.where(x > 2.0, x, -x)), np.where(X > 2, X, -X))
-    mask = array_ops.boolean_mask(ops.constant(["a", "b", "c"]), [True, False, True])
+    np.testing.assert_array_equal(run(array_index_ops.where(x > 2.0, x, -x)), np.where(X > 2, X, -X))
+    mask = array_index_ops.boolean_mask(ops.constant(["a", "b", "c"]), [True, False, True])
     assert run(mask).tolist() == [b"a", b"c"]
 
 

@@ -6,9 +6,12 @@ import pytest
 from graph.base import dtypes
 from graph.base import errors
 from graph.ops import constant_ops as ops
+from graph.ops import array_fill_ops
+from graph.ops import control_flow_ops
 from graph.runtime import session
 from graph.core import graph as graph_lib
 from graph.base.shapes import TensorShape
+from graph.proto.framework import TensorProto
 from tests.graph.graph_oracle import assert_same_graph, run
 
 
@@ -87,15 +90,15 @@ def test_placeholder_with_default(g):
 
 def test_group_tuple_no_op(g):
     a, b = ops.constant(1.0), ops.constant(2.0)
-    grp = ops.group(a, b)
+    grp = control_flow_ops.group(a, b)
     assert grp.name == "group_deps" and grp.type == "NoOp"
     assert grp.control_inputs == [a.op, b.op]
     assert run(grp) is None
-    t = ops.tuple([a, b])
+    t = control_flow_ops.tuple([a, b])
     assert [x.name for x in t] == ["tuple/control_dependency:0", "tuple/control_dependency_1:0"]
     assert run(t) == [1.0, 2.0]
-    assert ops.no_op().name == "NoOp"
-    assert ops.group().type == "NoOp"
+    assert control_flow_ops.no_op().name == "NoOp"
+    assert control_flow_ops.group().type == "NoOp"
 
 
 def test_group_multiple_devices(g):
@@ -103,22 +106,22 @@ def test_group_multiple_devices(g):
         a = ops.constant(1.0)
     with graph_lib.device("/cpu:1"):
         b = ops.constant(2.0)
-    grp = ops.group(a, b, name="both")
+    grp = control_flow_ops.group(a, b, name="both")
     assert grp.name == "both" and len(grp.control_inputs) == 2
     assert all(c.type == "NoOp" for c in grp.control_inputs)
 
 
 def test_fills(g):
-    assert run(ops.zeros([2, 3])).tolist() == [[0.0] * 3] * 2
-    assert run(ops.ones([2], dtype=dtypes.int32)).tolist() == [1, 1]
-    big = ops.zeros([100, 100])
+    assert run(array_fill_ops.zeros([2, 3])).tolist() == [[0.0] * 3] * 2
+    assert run(array_fill_ops.ones([2], dtype=dtypes.int32)).tolist() == [1, 1]
+    big = array_fill_ops.zeros([100, 100])
     assert big.op.type == "Fill" and big.shape.as_list() == [100, 100]
     assert run(big).sum() == 0
     x = ops.placeholder(dtypes.float32, [None])
-    assert run(ops.zeros_like(x), {x: [1, 2]}).tolist() == [0, 0]
-    assert run(ops.ones_like(x), {x: [1, 2, 3]}).tolist() == [1, 1, 1]
-    assert run(ops.fill([2], 3.0)).tolist() == [3.0, 3.0]
-    assert run(ops.zeros([2], dtype=dtypes.bool)).tolist() == [False, False]
+    assert run(array_fill_ops.zeros_like(x), {x: [1, 2]}).tolist() == [0, 0]
+    assert run(array_fill_ops.ones_like(x), {x: [1, 2, 3]}).tolist() == [1, 1, 1]
+    assert run(array_fill_ops.fill([2], 3.0)).tolist() == [3.0, 3.0]
+    assert run(array_fill_ops.zeros([2], dtype=dtypes.bool)).tolist() == [False, False]
 
 
 @pytest.mark.tf
@@ -161,11 +164,10 @@ def test_constant_errors_match_tensorflow(tf1):
 
 @pytest.mark.tf
 def test_make_ndarray_reads_tensor_protos_like_tensorflow(tf1, g):
-    from graph.proto import graph_def
     value = np.arange(6, dtype=np.int64).reshape(2, 3)
     mine = ops.constant(value, name="c").op.node_def.attr["value"].tensor
     theirs = tf1.constant(value, name="c").op.node_def.attr["value"].tensor
-    assert isinstance(mine, graph_def.TensorProto)
+    assert isinstance(mine, TensorProto)
     for proto in (mine, theirs):  # ours, and a real protobuf TensorProto read through its bytes
         result = ops.make_ndarray(proto)
         assert result.dtype == np.int64 and result.tolist() == value.tolist()

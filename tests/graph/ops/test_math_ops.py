@@ -6,6 +6,8 @@ import pytest
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops
+from graph.ops import linalg_ops
+from graph.ops import reduction_ops
 from graph.runtime import session
 from tests.graph.graph_oracle import assert_same_graph, run
 
@@ -69,17 +71,17 @@ def test_dtype_mismatch(g):
 def test_matmul_and_shapes(g):
     a = ops.placeholder(dtypes.float32, [None, 3])
     b = ops.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
-    m = math_ops.matmul(a, b)
+    m = linalg_ops.matmul(a, b)
     assert m.shape.as_list() == [None, 2]
     assert m.op.get_attr("transpose_a") is False
     np.testing.assert_allclose(run(m, {a: X}), X @ np.arange(6, dtype=np.float32).reshape(3, 2))
-    t = math_ops.matmul(a, a, transpose_b=True)
+    t = linalg_ops.matmul(a, a, transpose_b=True)
     assert t.shape.as_list() == [None, None]
     np.testing.assert_allclose(run(t, {a: X}), X @ X.T)
     np.testing.assert_allclose(run(a @ b, {a: X}), X @ np.arange(6, dtype=np.float32).reshape(3, 2))
     with pytest.raises(ValueError, match="Dimensions must be equal"):
-        math_ops.matmul(b, b)
-    batch = math_ops.matmul(ops.constant(np.ones((4, 2, 3), np.float32)), ops.constant(np.ones((3, 5), np.float32)))
+        linalg_ops.matmul(b, b)
+    batch = linalg_ops.matmul(ops.constant(np.ones((4, 2, 3), np.float32)), ops.constant(np.ones((3, 5), np.float32)))
     assert batch.op.type == "BatchMatMulV2" and batch.shape.as_list() == [4, 2, 5]
     assert run(batch).shape == (4, 2, 5)
     with pytest.raises(ValueError, match="Dimensions must be equal"):
@@ -100,7 +102,7 @@ def test_cast(g):
     ("reduce_prod", np.prod)])
 def test_reductions(g, name, function):
     x = ops.constant(X)
-    reduce = getattr(math_ops, name)
+    reduce = getattr(reduction_ops, name)
     np.testing.assert_allclose(run(reduce(x)), function(X), rtol=1e-6)
     np.testing.assert_allclose(run(reduce(x, 1)), function(X, axis=1), rtol=1e-6)
     kept = reduce(x, axis=[0], keepdims=True)
@@ -113,27 +115,27 @@ def test_reductions(g, name, function):
 
 def test_reduce_any_all_and_unknown_shapes(g):
     b = ops.constant([[True, False], [True, True]])
-    assert run(math_ops.reduce_any(b)) and not run(math_ops.reduce_all(b))
-    np.testing.assert_array_equal(run(math_ops.reduce_all(b, 1)), [False, True])
+    assert run(reduction_ops.reduce_any(b)) and not run(reduction_ops.reduce_all(b))
+    np.testing.assert_array_equal(run(reduction_ops.reduce_all(b, 1)), [False, True])
     p = ops.placeholder(dtypes.float32, [None, 3])
-    assert math_ops.reduce_sum(p, 1).shape.as_list() == [None]
+    assert reduction_ops.reduce_sum(p, 1).shape.as_list() == [None]
     u = ops.placeholder(dtypes.float32)
-    assert run(math_ops.reduce_sum(u), {u: X}) == pytest.approx(X.sum())
-    assert run(math_ops.reduce_mean(ops.constant(I))) == int(np.trunc(I.sum() / 3))
+    assert run(reduction_ops.reduce_sum(u), {u: X}) == pytest.approx(X.sum())
+    assert run(reduction_ops.reduce_mean(ops.constant(I))) == int(np.trunc(I.sum() / 3))
 
 
 def test_range_add_n_argmax(g):
-    np.testing.assert_array_equal(run(math_ops.range(5)), np.arange(5))
-    r = math_ops.range(1, 5, 2.0)
+    np.testing.assert_array_equal(run(reduction_ops.range(5)), np.arange(5))
+    r = reduction_ops.range(1, 5, 2.0)
     assert r.dtype == dtypes.float32 and r.shape.as_list() == [2]
     np.testing.assert_array_equal(run(r), [1.0, 3.0])
     x = ops.constant(X)
-    np.testing.assert_allclose(run(math_ops.add_n([x, x, x])), 3 * X)
-    assert math_ops.add_n([x]) is x
-    am = math_ops.argmax(x, 1)
+    np.testing.assert_allclose(run(reduction_ops.add_n([x, x, x])), 3 * X)
+    assert reduction_ops.add_n([x]) is x
+    am = reduction_ops.argmax(x, 1)
     assert am.dtype == dtypes.int64 and am.shape.as_list() == [2]
     np.testing.assert_array_equal(run(am), X.argmax(1))
-    np.testing.assert_array_equal(run(math_ops.argmin(x, 0)), X.argmin(0))
+    np.testing.assert_array_equal(run(reduction_ops.argmin(x, 0)), X.argmin(0))
 
 
 @pytest.mark.tf

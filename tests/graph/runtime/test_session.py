@@ -24,7 +24,7 @@ Pair = collections.namedtuple("Pair", "first second")
 
 def test_fetch_structures(g):
     a, b = ops.constant(1.0, name="a"), ops.constant([2, 3], name="b")
-    noop = ops.no_op()
+    noop = control_flow_ops.no_op()
     sess = session.Session()
     assert sess.run(a) == 1.0 and isinstance(sess.run(a), np.float32)
     assert sess.run([a, b])[1].tolist() == [2, 3]
@@ -224,7 +224,7 @@ def test_default_session_and_eval(g):
         assert default_session.get_default_session() is sess
         assert c.eval() == 3
         assert graph_lib.get_default_graph() is g
-        ops.no_op().run()
+        control_flow_ops.no_op().run()
     assert default_session.get_default_session() is None
     sess = session.Session()
     with sess.as_default():

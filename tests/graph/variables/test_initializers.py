@@ -95,17 +95,22 @@ def test_errors():
         init_ops.constant_initializer({"a": 1})
 
 
-def test_orthogonal_reports_missing_linear_algebra(graph):
-    initializer = init_ops.orthogonal_initializer(gain=2.0)
-    assert initializer.get_config() == {"gain": 2.0, "seed": None, "dtype": "float32"}
-    try:
-        import graph.linalg_ops  # noqa: F401
-    except ImportError:
-        with pytest.raises(NotImplementedError, match="orthogonal_initializer needs the Qr"):
-            initializer([3, 2])
-    else:
-        value = run(initializer([4, 3]))
-        np.testing.assert_allclose(value.T @ value, 4.0 * np.eye(3), atol=1e-4)
+@pytest.mark.parametrize("shape", [[4, 3], [3, 5], [4, 4], [2, 3, 4], [5, 1, 2]])
+def test_orthogonal_is_orthonormal_times_gain(graph, shape):
+    initializer = init_ops.orthogonal_initializer(gain=2.0, seed=3)
+    assert initializer.get_config() == {"gain": 2.0, "seed": 3, "dtype": "float32"}
+    value = run(initializer(shape))
+    assert value.shape == tuple(shape) and value.dtype == np.float32
+    flat = value.reshape(-1, shape[-1])
+    gram = flat.T @ flat if flat.shape[0] >= flat.shape[1] else flat @ flat.T
+    np.testing.assert_allclose(gram, 4.0 * np.eye(len(gram)), atol=1e-5)
+
+
+def test_orthogonal_rejects_vectors_and_integers(graph):
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        init_ops.orthogonal_initializer()([3])
+    with pytest.raises(ValueError, match="expected to be floating point"):
+        init_ops.orthogonal_initializer(dtype=dtypes.int32)
 
 
 def test_config_round_trip():
@@ -182,3 +187,21 @@ def test_error_messages_match_tensorflow(tf_module):
         with pytest.raises(Exception) as ours:
             build(init_ops, dtypes)
         assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("shape, gain, seed", [([3, 5], 1.0, 7), ([5, 3], 2.0, 1), ([4, 4], 0.5, 12),
+                                               ([2, 3, 4], 1.0, 5), ([6, 2, 2], 1.5, 9), ([1, 6], 1.0, 2)])
+def test_orthogonal_graph_and_values_match_tensorflow(tf_module, shape, gain, seed):
+    tf = tf_module
+    theirs_graph, ours_graph = tf.Graph(), graph_lib.Graph()
+    with theirs_graph.as_default():
+        theirs = tf.orthogonal_initializer(gain=gain, seed=seed)(shape)
+        with tf.Session() as session:
+            expected = session.run(theirs)
+    with ours_graph.as_default():
+        ours = init_ops.orthogonal_initializer(gain=gain, seed=seed)(shape)
+    assert describe(ours_graph) == describe(theirs_graph)
+    assert ours.name == theirs.name
+    # The normal sample is bit-exact; QR is LAPACK's here and Eigen's in TF: equal up to float32 rounding.
+    np.testing.assert_allclose(run(ours), expected, rtol=1e-5, atol=2e-6)

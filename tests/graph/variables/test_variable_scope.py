@@ -9,8 +9,10 @@ from graph.proto.framework import SaveSliceInfoDef
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops
+from graph.ops import reduction_ops
 from graph.core import graph as graph_lib
 from graph.variables import initializers as init_ops
+from graph.variables import partitioned_variables
 from graph.variables import partitioning
 from graph.runtime import session as session_lib
 from graph.variables import variable_scope as vs
@@ -152,7 +154,7 @@ def test_scope_defaults_are_inherited(graph):
 
     def regularizer(variable):
         regularized.append(variable.op.name)
-        return math_ops.reduce_sum(variable)
+        return reduction_ops.reduce_sum(variable)
 
     with vs.variable_scope("s", initializer=init_ops.constant_initializer(2.0), dtype=dtypes.float64,
                            regularizer=regularizer, caching_device="/job:worker/task:3"):
@@ -275,7 +277,7 @@ def test_partition_info_slice_dim():
 
 
 def test_create_partitioned_variables(graph):
-    parts = partitioning.create_partitioned_variables([4, 2], [2, 1], init_ops.ones_initializer(), name="cpv")
+    parts = partitioned_variables.create_partitioned_variables([4, 2], [2, 1], init_ops.ones_initializer(), name="cpv")
     assert [v.name for v in parts] == ["cpv/part_0:0", "cpv/part_1:0"]
 
 

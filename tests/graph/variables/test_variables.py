@@ -11,6 +11,7 @@ from graph.train import device_setter
 from graph.ops import constant_ops as ops
 from graph.ops import random_ops
 from graph.ops import state_ops
+from graph.ops import array_fill_ops
 from graph.base import dtypes
 from graph.base import errors
 from graph.core import graph as graph_lib
@@ -33,7 +34,7 @@ def describe(graph) -> list:
 # The names the scripts below use, backed by this package; each script runs against it and real TensorFlow.
 ours = types.SimpleNamespace(
     Graph=graph_lib.Graph, Session=session_lib.Session, Variable=variables.Variable, GraphKeys=GraphKeys,
-    constant=ops.constant, zeros=ops.zeros, ones=ops.ones, placeholder=ops.placeholder, identity=ops.identity,
+    constant=ops.constant, zeros=array_fill_ops.zeros, ones=array_fill_ops.ones, placeholder=ops.placeholder, identity=ops.identity,
     random_normal=random_ops.random_normal, random_uniform=random_ops.random_uniform, device=graph_lib.device,
     name_scope=graph_lib.name_scope, float32=dtypes.float32, float64=dtypes.float64, int32=dtypes.int32,
     global_variables_initializer=variable_collections.global_variables_initializer,
@@ -76,7 +77,7 @@ def test_ops_names_dtypes_and_shapes(graph):
 
 def test_callable_initial_value_is_built_under_initializer_scope(graph):
     with graph_lib.device("/job:ps/task:0"):
-        v = variables.Variable(lambda: ops.ones([2]), name="v")
+        v = variables.Variable(lambda: array_fill_ops.ones([2]), name="v")
     initializer_op = graph.get_operation_by_name("v/Initializer/ones")
     assert initializer_op.get_attr("_class") == [b"loc:@v"] and initializer_op.device == ""
     assert v.op.get_attr("_class") == [b"loc:@v"] and v.device == "/job:ps/task:0"
@@ -85,7 +86,7 @@ def test_callable_initial_value_is_built_under_initializer_scope(graph):
 
 def test_caching_device_places_read_snapshot(graph):
     with graph_lib.device("/job:ps/task:0"):
-        u = variables.Variable(ops.zeros([2]), name="u", caching_device="/job:worker/task:1")
+        u = variables.Variable(array_fill_ops.zeros([2]), name="u", caching_device="/job:worker/task:1")
     assert u.device == "/job:ps/task:0" and u.value().device == "/job:worker/task:1"
     assert attr_or_none(u.value().op, "_class") is None
 

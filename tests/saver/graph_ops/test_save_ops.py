@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph.ops import array_ops
+from graph.ops import array_index_ops
 from graph.base import errors
 from saver.graph_ops import save_ops
 from saver.format.bundle import BundleReader
@@ -88,7 +88,7 @@ def test_restore_v2_reads_v1(g, tmp_path):
 
 def test_sharded_names_and_merge(g, tmp_path):
     base = str(tmp_path / "m")
-    temp = save_ops.string_join([base, array_ops.where(
+    temp = save_ops.string_join([base, array_index_ops.where(
         save_ops.static_regex_full_match(base, "^s3://.*"), tf.constant(".part"), tf.constant("_temp/part"))])
     num = tf.constant(2, name="num_shards")
     shard0 = save_ops.sharded_filename(temp, 0, num)

@@ -318,7 +318,7 @@ def test_partitioned_variable_objects_from_get_variable(graph, tmp_path):
 
 def test_five_layer_workflow_with_saver_and_matmul(tmp_path):
     """The end-to-end recipe: save a 5-layer MLP with Saver, grow it to 6 layers, restore what matches."""
-    from graph.ops import math_ops
+    from graph.ops import linalg_ops
     from graph.ops import constant_ops as ops
     from saver.saver import Saver
     saved = _layers(5)
@@ -330,7 +330,7 @@ def test_five_layer_workflow_with_saver_and_matmul(tmp_path):
             with graph_lib.name_scope(f"layer_{i}"):
                 kernel = _var("kernel", (4, 4), value=saved.get(f"layer_{i}/kernel", np.eye(4)))
                 bias = _var("bias", (4,), value=saved.get(f"layer_{i}/bias", np.zeros(4)))
-                h = math_ops.matmul(h, kernel) + bias
+                h = linalg_ops.matmul(h, kernel) + bias
             layers[i] = (kernel, bias)
         return x, h
 

@@ -1,0 +1,310 @@
+"""Array op builders and kernels, joining and splitting along an axis: concat (ConcatV2), stack (Pack),
+unstack (Unpack), split (Split/SplitV), tile, and the conversion that packs lists holding Tensors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import errors
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core import graph as graph_lib
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import constant_ops as ops
+from graph.ops.array_ops import _apply, _int_tensor
+
+__all__ = ["concat", "stack", "unstack", "split", "tile"]
+
+
+# ----------------------------------------------------------------- ConcatV2, Pack, Unpack
+def _infer_concat(op):
+    values, axis_tensor = op._inputs[:-1], op._inputs[-1]
+    dtype = values[0].dtype.base_dtype
+    axis = ops.constant_value(axis_tensor)
+    ranks = [v.shape.ndims for v in values if v.shape.ndims is not None]
+    if not ranks:
+        return [(dtype, TensorShape(None))]
+    rank = ranks[0]
+    if axis is None:
+        return [(dtype, TensorShape([None] * rank))]
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f"ConcatOp : Expected concatenating dimensions in the range [{-rank}, {rank}), but got "
+                         f"{axis} for '{op.name}'.")
+    axis %= rank
+    result = None
+    total = 0
+    for value in values:
+        shape = value.shape if value.shape.ndims is not None else TensorShape([None] * rank)
+        if shape.ndims != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {shape.ndims} for '{op.name}' (ConcatV2).")
+        dims = shape.as_list()
+        size = dims[axis]
+        total = None if total is None or size is None else total + size
+        dims[axis] = None
+        result = TensorShape(dims) if result is None else result.merge_with(TensorShape(dims))
+    dims = result.as_list()
+    dims[axis] = total
+    return [(dtype, TensorShape(dims))]
+
+
+def _compute_concat(ctx, op, inputs):
+    return np.concatenate([np.asarray(v) for v in inputs[:-1]], axis=int(inputs[-1]))
+
+
+kernels.register("ConcatV2", infer=_infer_concat, compute=_compute_concat)
+
+
+def concat(values, axis, name: str = "concat") -> Tensor:
+    """Concatenation along ``axis`` (``ConcatV2``; one value is an Identity)."""
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    if len(values) == 1:
+        with name_scope(name) as scope:
+            _int_tensor(axis, "concat_dim")
+            return ops.identity(values[0], name=scope)
+    graph = graph_lib._graph_of(list(values))
+    with graph.as_default(), graph.name_scope(name or "ConcatV2") as scope:
+        first = next((v for v in values if isinstance(v, Tensor)), None)
+        dtype = first.dtype.base_dtype if first is not None else None
+        tensors = [convert_to_tensor(v, dtype=dtype, name=f"values_{i}") for i, v in enumerate(values)]
+        if dtype is None:
+            dtype = tensors[0].dtype.base_dtype
+        axis = _int_tensor(axis, "axis")
+        return _apply("ConcatV2", graph, scope, tensors + [axis],
+                      {"N": len(tensors), "T": dtype, "Tidx": axis.dtype.base_dtype})._outputs[0]
+
+
+def _infer_pack(op):
+    values = op._inputs
+    shape = TensorShape(None)
+    for value in values:
+        shape = shape.merge_with(value.shape)
+    dtype = values[0].dtype.base_dtype
+    if shape.ndims is None:
+        return [(dtype, TensorShape(None))]
+    axis = op._attrs["axis"]
+    rank = shape.ndims + 1
+    if not -rank <= axis < rank:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
+    dims = shape.as_list()
+    dims.insert(axis % rank, len(values))
+    return [(dtype, TensorShape(dims))]
+
+
+kernels.register("Pack", infer=_infer_pack,
+                 compute=lambda ctx, op, inputs: np.stack([np.asarray(v) for v in inputs], axis=op._attrs["axis"]))
+
+
+def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
+    """Stacks tensors along a new ``axis`` (``Pack``; Python values alone become a Const named ``stack``)."""
+    if not any(isinstance(v, Tensor) or hasattr(v, "_as_graph_element") for v in _flatten(values)):
+        value = ops._to_ndarray(values)
+        if axis == 0:
+            return ops.constant(value, name=name)
+    graph = graph_lib._graph_of(list(values))
+    with graph.as_default():
+        first = next((v for v in values if isinstance(v, Tensor)), None)
+        dtype = first.dtype.base_dtype if first is not None else None
+        tensors = [convert_to_tensor(v, dtype=dtype) for v in values]
+        return ops._scoped_op(graph, "Pack", tensors, name=name,
+                               attrs={"N": len(tensors), "T": tensors[0].dtype.base_dtype, "axis": axis})._outputs[0]
+
+
+def _flatten(values):
+    if isinstance(values, (list, tuple)):
+        for item in values:
+            yield from _flatten(item)
+    else:
+        yield values
+
+
+def _compute_unpack(ctx, op, inputs):
+    value = np.asarray(inputs[0])
+    axis = op._attrs["axis"]
+    return [np.take(value, i, axis=axis) for i in range(op._attrs["num"])]
+
+
+def _infer_unpack(op):
+    value = op._inputs[0]
+    num, axis = op._attrs["num"], op._attrs["axis"]
+    dtype = value.dtype.base_dtype
+    if value.shape.ndims is None:
+        return [(dtype, TensorShape(None))] * num
+    dims = value.shape.as_list()
+    del dims[axis % len(dims)]
+    return [(dtype, TensorShape(dims))] * num
+
+
+kernels.register("Unpack", infer=_infer_unpack, compute=_compute_unpack)
+
+
+def unstack(value, num: int | None = None, axis: int = 0, name: str = "unstack") -> list:
+    """Splits ``value`` along ``axis`` into rank-1-lower tensors (``Unpack``)."""
+    value = convert_to_tensor(value)
+    if num is None:
+        if value.shape.ndims is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
+        num = value.shape[axis].value
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
+    op = ops._scoped_op(value.graph, "Unpack", [value], name=name,
+                               attrs={"num": num, "T": value.dtype.base_dtype, "axis": axis})
+    return op.outputs
+
+
+# ----------------------------------------------------------------- Tile
+def _infer_tile(op):
+    tensor, multiples = op._inputs
+    dtype = tensor.dtype.base_dtype
+    value = ops.constant_value(multiples)
+    if tensor.shape.ndims is None:
+        return [(dtype, TensorShape(None) if value is None else TensorShape([None] * len(value)))]
+    dims = tensor.shape.as_list()
+    if value is None:
+        return [(dtype, TensorShape([None] * len(dims)))]
+    return [(dtype, TensorShape([None if d is None else d * int(m) for d, m in zip(dims, value)]))]
+
+
+kernels.register("Tile", infer=_infer_tile,
+                 compute=lambda ctx, op, inputs: np.tile(inputs[0], [int(m) for m in inputs[1]]))
+
+
+def tile(input, multiples, name: str | None = None) -> Tensor:
+    """``input`` repeated ``multiples[i]`` times along each axis (``Tile``)."""
+    graph = graph_lib._graph_of([input, multiples])
+    with graph.as_default(), graph.name_scope(name or "Tile") as scope:
+        input = convert_to_tensor(input, name="input")
+        multiples = _int_tensor(multiples, "multiples")
+        return _apply("Tile", graph, scope, [input, multiples],
+                      {"T": input.dtype.base_dtype, "Tmultiples": multiples.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- Split
+def _infer_split(op):
+    axis_tensor, value = op._inputs
+    num = op._attrs["num_split"]
+    dtype = value.dtype.base_dtype
+    axis = ops.constant_value(axis_tensor)
+    if value.shape.ndims is None:
+        return [(dtype, TensorShape(None))] * num
+    dims = value.shape.as_list()
+    if axis is None:
+        return [(dtype, TensorShape([None] * len(dims)))] * num
+    axis = int(axis) % len(dims)
+    if dims[axis] is not None:
+        if dims[axis] % num:
+            raise ValueError(f"Dimension size must be evenly divisible by {num} but is {dims[axis]} for "
+                             f"'{op.name}' (Split).")
+        dims[axis] //= num
+    return [(dtype, TensorShape(dims))] * num
+
+
+def _compute_split(ctx, op, inputs):
+    axis, value = inputs
+    value = np.asarray(value)
+    num = op._attrs["num_split"]
+    axis = int(axis) % value.ndim
+    if value.shape[axis] % num:
+        raise errors.InvalidArgumentError(
+            None, op, f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} "
+            f"(size = {value.shape[axis]}) and num_split {num}")
+    return list(np.split(value, num, axis=axis))
+
+
+def _infer_split_v(op):
+    value, sizes_tensor, axis_tensor = op._inputs
+    num = op._attrs["num_split"]
+    dtype = value.dtype.base_dtype
+    sizes, axis = ops.constant_value(sizes_tensor), ops.constant_value(axis_tensor)
+    if value.shape.ndims is None:
+        return [(dtype, TensorShape(None))] * num
+    dims = value.shape.as_list()
+    if axis is None or sizes is None:
+        return [(dtype, TensorShape([None] * len(dims)))] * num
+    axis = int(axis) % len(dims)
+    sizes = [int(s) for s in sizes]
+    if -1 in sizes and dims[axis] is not None:
+        sizes[sizes.index(-1)] = dims[axis] - sum(s for s in sizes if s != -1)
+    out = []
+    for s in sizes:
+        piece = list(dims)
+        piece[axis] = None if s == -1 else s
+        out.append((dtype, TensorShape(piece)))
+    return out
+
+
+def _compute_split_v(ctx, op, inputs):
+    value, sizes, axis = inputs
+    value = np.asarray(value)
+    axis = int(axis) % value.ndim
+    sizes = [int(s) for s in sizes]
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = value.shape[axis] - sum(s for s in sizes if s != -1)
+    if sum(sizes) != value.shape[axis]:
+        raise errors.InvalidArgumentError(None, op, f"Determined shape must either match input shape along "
+                                                    f"split_dim exactly if fully specified, or be less than the size "
+                                                    f"of the input along split_dim if not fully specified.  Got: "
+                                                    f"{sum(sizes)}")
+    return list(np.split(value, np.cumsum(sizes)[:-1], axis=axis))
+
+
+kernels.register("Split", infer=_infer_split, compute=_compute_split)
+kernels.register("SplitV", infer=_infer_split_v, compute=_compute_split_v)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name: str = "split") -> list:
+    """Splits ``value`` along ``axis`` into equal parts (``Split``) or given sizes (``SplitV``)."""
+    graph = graph_lib._graph_of([value])
+    with graph.as_default(), graph.name_scope(name or "split") as scope:
+        if isinstance(num_or_size_splits, (int, np.integer)):
+            axis = _int_tensor(axis, "split_dim")
+            value = convert_to_tensor(value, name="value")
+            return _apply("Split", graph, scope, [axis, value],
+                          {"num_split": int(num_or_size_splits), "T": value.dtype.base_dtype}).outputs
+        value = convert_to_tensor(value, name="value")
+        sizes = _int_tensor(num_or_size_splits, "size_splits")
+        axis = _int_tensor(axis, "split_dim")
+        if num is None:
+            num = sizes.shape[0].value if sizes.shape.ndims == 1 else None
+            if num is None:
+                raise ValueError(f"Cannot infer argument `num` from shape {sizes.shape}")
+        return _apply("SplitV", graph, scope, [value, sizes, axis],
+                      {"num_split": int(num), "T": value.dtype.base_dtype,
+                       "Tlen": sizes.dtype.base_dtype}).outputs
+
+
+# ----------------------------------------------------------------- auto-packing, boolean_mask
+def _contains_tensor(value) -> bool:
+    if isinstance(value, Tensor):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_tensor(item) for item in value)
+    return False
+
+
+def _autopacking_conversion(value, dtype=None, name=None, as_ref=False):
+    """Lists/tuples holding Tensors become a ``Pack`` named ``packed`` (TF's autopacking conversion)."""
+    if not _contains_tensor(value):
+        return NotImplemented
+    inferred = dtype
+    if inferred is None:
+        for item in _flatten(value):
+            if isinstance(item, Tensor):
+                inferred = item.dtype.base_dtype
+                break
+    with name_scope(name or "packed") as scope:
+        items = []
+        for index, item in enumerate(value):
+            if _contains_tensor(item):
+                items.append(_autopacking_conversion(item, inferred, str(index)) if isinstance(item, (list, tuple))
+                             else convert_to_tensor(item, dtype=inferred))
+            else:
+                items.append(ops.constant(item, dtype=inferred, name=str(index)))
+        return items[0].graph.create_op("Pack", items, name=scope,
+                                        attrs={"N": len(items), "T": items[0].dtype.base_dtype, "axis": 0})._outputs[0]
+
+
+graph_lib.register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)

@@ -1,0 +1,381 @@
+"""Array op builders and kernels, indexing: slice, strided_slice and ``Tensor.__getitem__``, gather,
+boolean_mask, one_hot, and where (Where, Select).
+
+Installs ``Tensor.__getitem__`` (basic indexing through StridedSlice, as TensorFlow's
+array_ops installs ``_slice_helper``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import errors
+from graph.base import kernels
+from graph.base.shapes import TensorShape, as_shape
+from graph.core import graph as graph_lib
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import constant_ops as ops
+from graph.ops.array_concat_ops import concat, stack
+from graph.ops.array_ops import _apply, _int_tensor, broadcast_static_shape, reshape, shape, squeeze
+
+__all__ = ["gather", "slice", "strided_slice", "boolean_mask", "one_hot", "where"]
+
+_py_slice = slice  # this module defines its own `slice` op builder
+
+
+# ----------------------------------------------------------------- GatherV2, Slice
+def _infer_gather(op):
+    params, indices, axis_tensor = op._inputs
+    dtype = params.dtype.base_dtype
+    axis = ops.constant_value(axis_tensor)
+    if params.shape.ndims is None or indices.shape.ndims is None or axis is None:
+        return [(dtype, TensorShape(None))]
+    dims = params.shape.as_list()
+    axis = int(axis) % len(dims)
+    return [(dtype, TensorShape(dims[:axis] + indices.shape.as_list() + dims[axis + 1:]))]
+
+
+def _compute_gather(ctx, op, inputs):
+    params, indices, axis = inputs
+    params = np.asarray(params)
+    axis = int(axis) % params.ndim
+    indices = np.asarray(indices)
+    bad = (indices < 0) | (indices >= params.shape[axis])
+    if bad.any():
+        raise errors.InvalidArgumentError(
+            None, op, f"indices{list(np.argwhere(bad)[0])} = {int(indices[bad][0])} is not in "
+            f"[0, {params.shape[axis]})")
+    return np.take(params, indices, axis=axis)
+
+
+kernels.register("GatherV2", infer=_infer_gather, compute=_compute_gather, default_attrs={"batch_dims": 0})
+
+
+def gather(params, indices, validate_indices=None, name: str | None = None, axis=None, batch_dims: int = 0) -> Tensor:
+    """Gathers slices of ``params`` at ``indices`` along ``axis`` (``GatherV2``)."""
+    if batch_dims:
+        raise NotImplementedError("gather with batch_dims is not supported by this emulator.")
+    graph = graph_lib._graph_of([params, indices])
+    with graph.as_default(), graph.name_scope(name or "GatherV2") as scope:
+        params = convert_to_tensor(params, name="params")
+        indices = _int_tensor(indices, "indices")
+        axis = _int_tensor(0 if axis is None else axis, "axis")
+        return _apply("GatherV2", graph, scope, [params, indices, axis],
+                      {"batch_dims": 0, "Tparams": params.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
+                       "Taxis": axis.dtype.base_dtype})._outputs[0]
+
+
+def _infer_slice(op):
+    tensor, begin_tensor, size_tensor = op._inputs
+    dtype = tensor.dtype.base_dtype
+    begin, sizes = ops.constant_value(begin_tensor), ops.constant_value(size_tensor)
+    if sizes is None:
+        rank = tensor.shape.ndims
+        return [(dtype, TensorShape(None) if rank is None else TensorShape([None] * rank))]
+    dims = tensor.shape.as_list() if tensor.shape.ndims is not None else [None] * len(sizes)
+    out = []
+    for i, s in enumerate(np.asarray(sizes).tolist()):
+        if s == -1:
+            b = None if begin is None else int(begin[i])
+            out.append(None if dims[i] is None or b is None else dims[i] - b)
+        else:
+            out.append(int(s))
+    return [(dtype, TensorShape(out))]
+
+
+def _compute_slice(ctx, op, inputs):
+    tensor, begin, sizes = inputs
+    tensor = np.asarray(tensor)
+    index = []
+    for axis, (b, s) in enumerate(zip(np.asarray(begin).tolist(), np.asarray(sizes).tolist())):
+        end = tensor.shape[axis] if s == -1 else b + s
+        if b < 0 or end > tensor.shape[axis] or end < b:
+            raise errors.InvalidArgumentError(
+                None, op, f"Expected size[{axis}] in [0, {tensor.shape[axis] - b}], but got {s}")
+        index.append(_py_slice(b, end))
+    return tensor[tuple(index)]
+
+
+kernels.register("Slice", infer=_infer_slice, compute=_compute_slice)
+
+
+def slice(input_, begin, size, name: str | None = None) -> Tensor:
+    """The ``size`` block of ``input_`` starting at ``begin`` (``Slice``; size -1 means to the end)."""
+    graph = graph_lib._graph_of([input_, begin, size])
+    with graph.as_default(), graph.name_scope(name or "Slice") as scope:
+        input_ = convert_to_tensor(input_, name="input")
+        begin = _int_tensor(begin, "begin")
+        size = convert_to_tensor(size, dtype=begin.dtype.base_dtype, name="size")
+        return _apply("Slice", graph, scope, [input_, begin, size],
+                      {"T": input_.dtype.base_dtype, "Index": begin.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- OneHot, Where, Select
+def _infer_one_hot(op):
+    indices, depth_tensor, on_value, _ = op._inputs
+    depth = ops.constant_value(depth_tensor)
+    dtype = on_value.dtype.base_dtype
+    if indices.shape.ndims is None:
+        return [(dtype, TensorShape(None))]
+    dims = indices.shape.as_list()
+    axis = op._attrs["axis"]
+    dims.insert(len(dims) if axis == -1 else axis, None if depth is None else int(depth))
+    return [(dtype, TensorShape(dims))]
+
+
+def _compute_one_hot(ctx, op, inputs):
+    indices, depth, on_value, off_value = inputs
+    indices = np.asarray(indices)
+    depth = int(depth)
+    hot = indices[..., None] == np.arange(depth)
+    result = np.where(hot, on_value, off_value).astype(op._outputs[0]._dtype.numpy_dtype)
+    axis = op._attrs["axis"]
+    if axis != -1:
+        result = np.moveaxis(result, -1, axis)
+    return result
+
+
+kernels.register("OneHot", infer=_infer_one_hot, compute=_compute_one_hot, default_attrs={"axis": -1})
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name: str | None = None) -> Tensor:
+    """One-hot encoding of ``indices`` with ``depth`` classes (``OneHot``), in scope ``one_hot``."""
+    with name_scope(name, "one_hot", [indices, depth, on_value, off_value]) as scope:
+        dtype = dtypes_lib.as_dtype(dtype or (on_value.dtype if isinstance(on_value, Tensor) else dtypes_lib.float32))
+        on_value = convert_to_tensor(1 if on_value is None else on_value, dtype=dtype, name="on_value")
+        off_value = convert_to_tensor(0 if off_value is None else off_value, dtype=dtype, name="off_value")
+        graph = on_value.graph
+        with graph.name_scope(scope):
+            indices = _int_tensor(indices, "indices")
+            depth = convert_to_tensor(depth, dtype=dtypes_lib.int32, name="depth")
+        return _apply("OneHot", graph, scope, [indices, depth, on_value, off_value],
+                      {"T": dtype, "TI": indices.dtype.base_dtype,
+                       "axis": -1 if axis is None else int(axis)})._outputs[0]
+
+
+def _infer_where(op):
+    condition = op._inputs[0]
+    rank = condition.shape.ndims
+    return [(dtypes_lib.int64, TensorShape([None, rank]))]
+
+
+kernels.register("Where", infer=_infer_where,
+                 compute=lambda ctx, op, inputs: np.argwhere(np.asarray(inputs[0])).astype(np.int64))
+
+
+def _infer_select(op):
+    _, x, y = op._inputs
+    return [(x.dtype.base_dtype, x.shape.merge_with(y.shape))]
+
+
+def _compute_select(ctx, op, inputs):
+    condition, x, y = (np.asarray(v) for v in inputs)
+    if condition.ndim == 1 and x.ndim > 1:
+        condition = condition.reshape((-1,) + (1,) * (x.ndim - 1))
+    return np.where(condition, x, y).astype(op._outputs[0]._dtype.numpy_dtype, copy=False)
+
+
+def _infer_select_v2(op):
+    condition, x, y = op._inputs
+    shape = broadcast_static_shape(broadcast_static_shape(condition.shape, x.shape), y.shape)
+    return [(x.dtype.base_dtype, shape)]
+
+
+kernels.register("Select", infer=_infer_select, compute=_compute_select)
+kernels.register("SelectV2", infer=_infer_select_v2,
+                 compute=lambda ctx, op, inputs: np.where(*inputs).astype(op._outputs[0]._dtype.numpy_dtype,
+                                                                           copy=False))
+
+
+def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
+    """TF1 ``tf.where``: coordinates of true elements (``Where``), or elementwise choice (``Select``)."""
+    if x is None and y is None:
+        graph = graph_lib._graph_of([condition])
+        with graph.as_default(), graph.name_scope(name or "Where") as scope:
+            condition = convert_to_tensor(condition, name="input", preferred_dtype=dtypes_lib.bool)
+            return _apply("Where", graph, scope, [condition], {"T": condition.dtype.base_dtype})._outputs[0]
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    graph = graph_lib._graph_of([condition, x, y])
+    with graph.as_default(), graph.name_scope(name or "Select") as scope:
+        condition = convert_to_tensor(condition, name="condition")
+        x = convert_to_tensor(x, name="t")
+        y = convert_to_tensor(y, dtype=x.dtype.base_dtype, name="e")
+        return _apply("Select", graph, scope, [condition, x, y], {"T": x.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- StridedSlice (Tensor.__getitem__)
+def _slice_spec(begin, end, strides, masks):
+    """A StridedSlice spec as numpy index items: Ellipsis, None (new axis), int (shrink) or slice."""
+    begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask = masks
+    items = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            items.append(Ellipsis)
+        elif new_axis_mask & bit:
+            items.append(None)
+        elif shrink_mask & bit:
+            items.append(int(b))
+        else:
+            items.append(_py_slice(None if begin_mask & bit else int(b), None if end_mask & bit else int(e), int(s)))
+    return items
+
+
+def _masks(op):
+    attrs = op._attrs
+    return (attrs["begin_mask"], attrs["end_mask"], attrs["ellipsis_mask"], attrs["new_axis_mask"],
+            attrs["shrink_axis_mask"])
+
+
+def _infer_strided_slice(op):
+    tensor, begin_t, end_t, strides_t = op._inputs
+    dtype = tensor.dtype.base_dtype
+    values = [ops.constant_value(t) for t in (begin_t, end_t, strides_t)]
+    if tensor.shape.ndims is None or any(v is None for v in values):
+        return [(dtype, TensorShape(None))]
+    items = _slice_spec(*(np.asarray(v).tolist() for v in values), _masks(op))
+    if Ellipsis not in items:
+        items.append(Ellipsis)
+    dims = tensor.shape.as_list()
+    consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    out = []
+    axis = 0
+    for item in items:
+        if item is Ellipsis:
+            count = len(dims) - consumed
+            out.extend(dims[axis:axis + count])
+            axis += count
+        elif item is None:
+            out.append(1)
+        elif isinstance(item, int):
+            if dims[axis] is not None and not -dims[axis] <= item < dims[axis]:
+                raise ValueError(f"slice index {item} of dimension {axis} out of bounds. for '{op.name}' "
+                                 "(StridedSlice).")
+            axis += 1
+        else:
+            out.append(None if dims[axis] is None else len(range(*item.indices(dims[axis]))))
+            axis += 1
+    return [(dtype, TensorShape(out))]
+
+
+def _compute_strided_slice(ctx, op, inputs):
+    tensor, begin, end, strides = (np.asarray(v) for v in inputs)
+    items = _slice_spec(begin.tolist(), end.tolist(), strides.tolist(), _masks(op))
+    try:
+        result = tensor[tuple(items)]
+    except IndexError as error:
+        raise errors.InvalidArgumentError(None, op, f"slice index out of bounds: {error}") from None
+    return np.asarray(result)
+
+
+kernels.register("StridedSlice", infer=_infer_strided_slice, compute=_compute_strided_slice,
+                 default_attrs={"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
+                                "shrink_axis_mask": 0})
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0, var=None, name: str | None = None) -> Tensor:
+    """The ``StridedSlice`` op (numpy basic indexing with TF's masks)."""
+    graph = graph_lib._graph_of([input_])
+    with graph.as_default(), graph.name_scope(name or "StridedSlice") as scope:
+        input_ = convert_to_tensor(input_, name="input")
+        begin = _int_tensor(begin, "begin")
+        end = convert_to_tensor(end, dtype=begin.dtype.base_dtype, name="end")
+        if strides is None:
+            strides = [1] * (begin.shape[0].value or 0)
+        strides = convert_to_tensor(strides, dtype=begin.dtype.base_dtype, name="strides")
+        attrs = {"T": input_.dtype.base_dtype, "Index": begin.dtype.base_dtype, "begin_mask": begin_mask,
+                 "end_mask": end_mask, "ellipsis_mask": ellipsis_mask, "new_axis_mask": new_axis_mask,
+                 "shrink_axis_mask": shrink_axis_mask}
+        return _apply("StridedSlice", graph, scope, [input_, begin, end, strides], attrs)._outputs[0]
+
+
+def _slice_helper(tensor, slice_spec):
+    """Tensor.__getitem__: basic indexing (ints, slices, Ellipsis, None, scalar int tensors) via StridedSlice."""
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = [slice_spec]
+    begin, end, strides = [], [], []
+    begin_mask = end_mask = ellipsis_mask = new_axis_mask = shrink_axis_mask = 0
+    for index, item in enumerate(slice_spec):
+        bit = 1 << index
+        if isinstance(item, _py_slice):
+            for part in (item.start, item.stop, item.step):
+                if part is not None and not isinstance(part, (int, np.integer, Tensor)):
+                    raise TypeError(f"Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                                    f"tf.int32/tf.int64 tensors are valid indices, got {item!r}")
+            begin.append(0 if item.start is None else item.start)
+            end.append(0 if item.stop is None else item.stop)
+            strides.append(1 if item.step is None else item.step)
+            if item.start is None:
+                begin_mask |= bit
+            if item.stop is None:
+                end_mask |= bit
+        elif item is Ellipsis:
+            begin.append(0), end.append(0), strides.append(1)
+            ellipsis_mask |= bit
+        elif item is None:
+            begin.append(0), end.append(0), strides.append(1)
+            new_axis_mask |= bit
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
+            shrink_axis_mask |= bit
+        elif isinstance(item, Tensor) and item.dtype.is_integer and item.shape.ndims in (0, None):
+            begin.append(item), end.append(item + 1), strides.append(1)  # `+`: the operator math_ops installs
+            shrink_axis_mask |= bit
+        else:
+            raise TypeError(f"Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                            f"tf.int32/tf.int64 tensors are valid indices, got {item!r}")
+    with name_scope(None, "strided_slice", [tensor]) as scope:
+        if begin:
+            packed = [_pack_indices(part) for part in (begin, end, strides)]
+        else:
+            packed = [ops.constant(np.zeros([0], np.int32), name="stack") for _ in range(3)]
+        return strided_slice(tensor, packed[0], packed[1], packed[2], begin_mask=begin_mask, end_mask=end_mask,
+                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+                             shrink_axis_mask=shrink_axis_mask, name=scope)
+
+
+def _pack_indices(values):
+    if any(isinstance(v, Tensor) for v in values):
+        return stack([v if isinstance(v, Tensor) else ops.constant(v, dtype=dtypes_lib.int32) for v in values])
+    return ops.constant(np.array(values, dtype=np.int32), name="stack")
+
+
+Tensor._override_operator("__getitem__", _slice_helper)
+
+
+# ----------------------------------------------------------------- boolean_mask
+def boolean_mask(tensor, mask, name: str = "boolean_mask", axis=None) -> Tensor:
+    """The elements of ``tensor`` where ``mask`` is true, built as TF builds it (Prod, Reshape, Where, Squeeze,
+    GatherV2)."""
+    with name_scope(name, None, [tensor, mask]):
+        tensor = convert_to_tensor(tensor, name="tensor")
+        mask = convert_to_tensor(mask, name="mask")
+        shape_mask = mask.shape
+        ndims_mask = shape_mask.ndims
+        shape_tensor = tensor.shape
+        if ndims_mask == 0:
+            raise ValueError("mask cannot be scalar.")
+        if ndims_mask is None:
+            raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  E.g. "
+                             "shape=[None] is ok, but shape=None is not.")
+        axis = 0 if axis is None else int(axis)
+        shape_tensor[axis:axis + ndims_mask].assert_is_compatible_with(shape_mask)
+        graph = tensor.graph
+        dims = shape(tensor)[axis:axis + ndims_mask]
+        with graph.name_scope("Prod") as scope:
+            indices = convert_to_tensor([0], name="reduction_indices")
+            leading_size = graph.create_op("Prod", [dims, indices], name=scope,
+                                           attrs={"keep_dims": False, "T": dims.dtype.base_dtype,
+                                                  "Tidx": dtypes_lib.int32})._outputs[0]
+        tensor = reshape(tensor, concat([shape(tensor)[:axis], [leading_size], shape(tensor)[axis + ndims_mask:]], 0))
+        first_dim = shape_tensor[axis:axis + ndims_mask].num_elements()
+        if shape_tensor.ndims is not None:
+            tensor.set_shape(as_shape(shape_tensor[:axis]).concatenate([first_dim]).concatenate(
+                shape_tensor[axis + ndims_mask:]))
+        mask = reshape(mask, [-1])
+        graph_where = ops._scoped_op(graph, "Where", [mask], name="Where", attrs={"T": mask.dtype.base_dtype})._outputs[0]
+        indices = squeeze(graph_where, axis=[1])
+        return gather(tensor, indices, axis=axis)
