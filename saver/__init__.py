@@ -5,20 +5,50 @@ the Saver (save / restore / retention / sharding), the checkpoint readers and wr
 checkpoint-state management, restores beyond TensorFlow (partial, renamed), TF2
 object-graph reading and ``.meta`` files.  The error classes are TensorFlow's, from
 ``graph.base.errors`` (re-exported as ``saver.errors``).
+
+Layers, bottom to top (each imports only the ones below it, and ``graph``'s public names)::
+
+    format/      crc, coding, table, bundle entry/strings/files/writer/reader, merge, V1, messages
+    storage/     state file, CheckpointReader (URLs read from a staged copy), object graph,
+                 npz/safetensors export; remote staging of writes on top
+    graph_ops/   SaveV2/RestoreV2/MergeV2Checkpoints kernels, saveables, the save graph builder
+    meta_graph.py, meta_graph_import.py   .meta messages and export; reading and import
+    saver.py     Saver, import_meta_graph (beside the Saver, as TensorFlow has it)
+    restore/     init_from_checkpoint, partial restores and their report
+    cli/         the command line (``python -m saver``)
+
+Files are read and written through ``graph.platform.file_io`` (local paths and fsspec URLs, the
+one atomic write).  This package loads lazily: ``import saver.format.bundle_reader`` loads the
+format layer only, and each name below is imported on first use.
 """
 
-from graph.base import errors  # noqa: F401  (saver.errors.NotFoundError, ...)
-from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, OpError  # noqa: F401
-from saver.format.bundle import BundleReader, BundleWriter, Slice, merge_bundles, write_checkpoint
-from graph.train.global_step import create_global_step, get_global_step, get_or_create_global_step
-from saver.meta_graph import export_meta_graph, import_graph_def, import_meta_graph
-from saver.storage.object_graph import ObjectGraph, object_graph_from_checkpoint
-from saver.storage.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint, load_variable
-from saver.restore import RestoreReport, init_from_checkpoint, restore_matching
-from saver.saver import Saver, SaverDef
-from saver.storage.state import (CheckpointState, checkpoint_exists, checkpoints_iterator, generate_checkpoint_state_proto,
-                         get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint, remove_checkpoint,
-                         update_checkpoint_state)
+from __future__ import annotations
+
+import importlib
+
+# name -> module that defines it; loaded on first attribute access (PEP 562).
+_EXPORTS = {
+    "errors": "graph.base.errors",
+    "OpError": "graph.base.errors", "NotFoundError": "graph.base.errors",
+    "InvalidArgumentError": "graph.base.errors", "DataLossError": "graph.base.errors",
+    "BundleReader": "saver.format.bundle", "BundleWriter": "saver.format.bundle", "Slice": "saver.format.bundle",
+    "merge_bundles": "saver.format.bundle", "write_checkpoint": "saver.format.bundle",
+    "create_global_step": "graph.train.global_step", "get_global_step": "graph.train.global_step",
+    "get_or_create_global_step": "graph.train.global_step",
+    "export_meta_graph": "saver.meta_graph", "import_graph_def": "graph.io.graph_import",
+    "import_meta_graph": "saver.saver",
+    "ObjectGraph": "saver.storage.object_graph", "object_graph_from_checkpoint": "saver.storage.object_graph",
+    "CheckpointReader": "saver.storage.reader", "NewCheckpointReader": "saver.storage.reader",
+    "list_variables": "saver.storage.reader", "load_checkpoint": "saver.storage.reader",
+    "load_variable": "saver.storage.reader",
+    "RestoreReport": "saver.restore", "init_from_checkpoint": "saver.restore", "restore_matching": "saver.restore",
+    "Saver": "saver.saver", "SaverDef": "saver.saver",
+    "CheckpointState": "saver.storage.state", "checkpoint_exists": "saver.storage.state",
+    "checkpoints_iterator": "saver.storage.state", "generate_checkpoint_state_proto": "saver.storage.state",
+    "get_checkpoint_mtimes": "saver.storage.state", "get_checkpoint_state": "saver.storage.state",
+    "latest_checkpoint": "saver.storage.state", "remove_checkpoint": "saver.storage.state",
+    "update_checkpoint_state": "saver.storage.state",
+}
 
 __all__ = [
     "Saver", "SaverDef",
@@ -32,3 +62,18 @@ __all__ = [
     "export_meta_graph", "import_meta_graph", "import_graph_def",
     "errors", "OpError", "NotFoundError", "InvalidArgumentError", "DataLossError",
 ]
+
+
+def __getattr__(name: str):
+    """Imports the module defining ``name`` on first use and caches the value here."""
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(module_name)
+    value = module if name == "errors" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 from typing import List, Optional
+from saver.cli import main as cli_main
 
 __all__ = ["main"]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the command line; returns the exit code."""
-    from saver.cli import main as cli_main
     return cli_main(argv)
 
 

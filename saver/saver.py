@@ -14,25 +14,28 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections import defaultdict
 from typing import Sequence
 
 import numpy as np
 
-from graph.base.paused_gc import PausedGC
 from graph.base import errors
+from graph.base.paused_gc import PausedGC
 from graph.core import graph as graph_lib
-# TF's ops.prepend_name_scope / strip_name_scope (they also handle '^' control inputs and 'loc:@'
-# colocation names); private in graph.variables.variables, which keeps the one copy saver.meta_graph uses too.
-from graph.variables.variables import _prepend_name_scope, _strip_name_scope
-from saver.storage import remote
+from graph.core.name_scopes import prepend_name_scope, strip_name_scope
+from graph.platform import file_io
+from graph.runtime import session as session_lib
+from saver import meta_graph, meta_graph_import
+from saver.meta_graph import export_meta_graph  # tf.train.export_meta_graph, here as in TensorFlow
 from saver.graph_ops import saveable as saveable_lib
-from saver.storage import state as state_lib
 from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder, SaverDef
+from saver.storage import remote
+from saver.storage import state as state_lib
+from saver.storage.object_graph import object_graph_key_mapping
+from saver.storage.reader import NewCheckpointReader
 
 __all__ = [
     "Saver", "SaverDef", "BaseSaverBuilder", "BulkSaverBuilder", "CheckpointNotFoundError",
-    "saver_from_object_based_checkpoint", "object_graph_key_mapping", "export_meta_graph",
+    "saver_from_object_based_checkpoint", "object_graph_key_mapping", "export_meta_graph", "import_meta_graph",
 ]
 
 logger = logging.getLogger(__name__)
@@ -42,16 +45,8 @@ class CheckpointNotFoundError(errors.NotFoundError, ValueError):
     """No checkpoint at the path given to ``restore``: a NotFoundError, and a ValueError as in TensorFlow."""
 
 
-# ----------------------------------------------------------------- meta graph hook
-def export_meta_graph(filename=None, **kwargs):
-    """``tf.train.export_meta_graph`` (delegates to saver.meta_graph)."""
-    from saver import meta_graph  # imported here: saver.meta_graph imports this module
-    return meta_graph.export_meta_graph(filename=filename, **kwargs)
-
-
 # ----------------------------------------------------------------- Saver
 def _is_session(sess) -> bool:
-    from graph.runtime import session as session_lib
     return isinstance(sess, session_lib.BaseSession) or (hasattr(sess, "run") and hasattr(sess, "graph"))
 
 
@@ -138,9 +133,9 @@ class Saver:
                 build_save=build_save, build_restore=build_restore)
             self._assign_targets = dict(getattr(self._builder, "assign_targets", {}))
         elif self.saver_def and self._name:
-            self.saver_def.filename_tensor_name = _prepend_name_scope(self.saver_def.filename_tensor_name, self._name)
-            self.saver_def.save_tensor_name = _prepend_name_scope(self.saver_def.save_tensor_name, self._name)
-            self.saver_def.restore_op_name = _prepend_name_scope(self.saver_def.restore_op_name, self._name)
+            self.saver_def.filename_tensor_name = prepend_name_scope(self.saver_def.filename_tensor_name, self._name)
+            self.saver_def.save_tensor_name = prepend_name_scope(self.saver_def.save_tensor_name, self._name)
+            self.saver_def.restore_op_name = prepend_name_scope(self.saver_def.restore_op_name, self._name)
         self._check_saver_def()
         self._next_checkpoint_time = time.time() + self.saver_def.keep_checkpoint_every_n_hours * 3600
 
@@ -166,9 +161,9 @@ class Saver:
             return None
         saver_def = SaverDef()
         saver_def.CopyFrom(self.saver_def)
-        saver_def.filename_tensor_name = _strip_name_scope(saver_def.filename_tensor_name, export_scope)
-        saver_def.save_tensor_name = _strip_name_scope(saver_def.save_tensor_name, export_scope)
-        saver_def.restore_op_name = _strip_name_scope(saver_def.restore_op_name, export_scope)
+        saver_def.filename_tensor_name = strip_name_scope(saver_def.filename_tensor_name, export_scope)
+        saver_def.save_tensor_name = strip_name_scope(saver_def.save_tensor_name, export_scope)
+        saver_def.restore_op_name = strip_name_scope(saver_def.restore_op_name, export_scope)
         return saver_def
 
     @staticmethod
@@ -245,7 +240,7 @@ class Saver:
                 parent directory of ``save_path`` does not exist.
             RuntimeError: if the saver was deferred and never built.
         """
-        if remote.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
+        if file_io.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
             return remote.save(self, sess, save_path, global_step, write_meta_graph, latest_filename=latest_filename,
                                meta_graph_suffix=meta_graph_suffix, write_state=write_state,
                                strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
@@ -300,8 +295,8 @@ class Saver:
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
                           clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
                           save_debug_info=False):
-        """Writes this graph and SaverDef as a MetaGraphDef (delegates to saver.meta_graph)."""
-        return export_meta_graph(filename=filename, saver_def=self.saver_def, graph=graph_lib.get_default_graph(),
+        """Writes this graph and SaverDef as a MetaGraphDef (saver.meta_graph.export_meta_graph)."""
+        return meta_graph.export_meta_graph(filename=filename, saver_def=self.saver_def, graph=graph_lib.get_default_graph(),
                                  collection_list=collection_list, as_text=as_text, export_scope=export_scope,
                                  clear_devices=clear_devices, clear_extraneous_savers=clear_extraneous_savers,
                                  strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
@@ -316,7 +311,7 @@ class Saver:
             NotFoundError: if a variable is missing from the checkpoint (naming the closest keys).
             InvalidArgumentError: for a shape or dtype mismatch (naming the variable and both shapes).
         """
-        if remote.is_url(save_path):  # fsspec URLs: restored from a staged local copy
+        if file_io.is_url(save_path):  # fsspec URLs: restored from a staged local copy
             return remote.restore(self, sess, save_path)
         if self._is_empty:
             return
@@ -356,7 +351,6 @@ class Saver:
         variable_shape = op.inputs[0].shape if op.inputs else None
         stored = "a tensor of another shape"
         try:
-            from saver.storage.reader import NewCheckpointReader
             with NewCheckpointReader(checkpoint_prefix) as reader:
                 stored_shape = reader.get_variable_to_shape_map().get(key)
             if stored_shape is not None:
@@ -377,34 +371,6 @@ def _wrap_restore_error_with_msg(err, extra_verbiage: str, detail: str = ""):
 
 
 # ----------------------------------------------------------------- TF2 object-based fallback
-def object_graph_key_mapping(checkpoint_path) -> dict[str, str]:
-    """{full_name: checkpoint key} over every attribute of a TF2 checkpoint's object graph (later wins).
-
-    Object paths (``net/l1/_kernel``, also without leading underscores, ``net/l1/kernel``) and the keys
-    themselves map to their keys too, so a Saver built with ``{object path or key: variable}`` restores.
-
-    Raises:
-        NotFoundError: if the checkpoint has no ``_CHECKPOINTABLE_OBJECT_GRAPH``.
-    """
-    from saver.storage import object_graph
-    graph = object_graph.object_graph_from_checkpoint(_as_str(checkpoint_path))
-    names_to_keys: dict[str, str] = {}
-    aliases: dict[str, set] = defaultdict(set)
-    suffix = "/" + object_graph.OBJECT_ATTRIBUTES_NAME + "/" + object_graph.VARIABLE_VALUE_KEY
-    for _, attribute in graph.attributes():
-        key = attribute.checkpoint_key
-        names_to_keys[attribute.full_name] = key
-        aliases[key].add(key)
-        if key.endswith(suffix):
-            path = key[:-len(suffix)]
-            aliases[path].add(key)
-            aliases["/".join(part.lstrip("_") or part for part in path.split("/"))].add(key)
-    for alias, keys in aliases.items():
-        if alias not in names_to_keys and len(keys) == 1:
-            names_to_keys[alias] = next(iter(keys))
-    return names_to_keys
-
-
 def saver_from_object_based_checkpoint(checkpoint_path, var_list=None, builder=None, names_to_keys=None,
                                        cached_saver=None) -> Saver:
     """A Saver whose names are the object-based checkpoint's keys for ``var_list``'s names.
@@ -449,3 +415,33 @@ def saver_from_object_based_checkpoint(checkpoint_path, var_list=None, builder=N
     if cached_saver is None:
         return Saver(saveables)
     return cached_saver
+
+
+# ----------------------------------------------------------------- meta graphs
+def import_meta_graph(meta_graph_or_file, clear_devices: bool = False, import_scope: str | None = None,
+                      **kwargs) -> Saver | None:
+    """Recreates the graph of a MetaGraphDef (or ``.meta`` file, binary or text) in the default graph and
+    returns a Saver built from its saver_def (``tf.compat.v1.train.import_meta_graph``).
+
+    Keyword args: ``input_map``, ``unbound_inputs_col_name`` ("unbound_inputs"),
+    ``restore_collections_predicate`` (key -> bool).
+
+    Returns:
+        A Saver, or None when the MetaGraphDef has no saver_def and the graph has no variables.
+
+    Raises:
+        OSError: if the file cannot be read; ValueError: for unbound inputs or an inconsistent graph.
+    """
+    meta, imported = meta_graph_import.import_scoped_meta_graph(
+        meta_graph_or_file, lambda saver_def, scope: Saver(saver_def=saver_def, name=scope or None),
+        clear_devices=clear_devices, import_scope=import_scope, **kwargs)
+    if meta.saver_def is not None:
+        saver_scope = import_scope
+        if imported:  # the scope the import really used, as TF infers it
+            key, variable = next(iter(imported.items()))
+            saver_scope = variable.name[:-len(key)]
+        return Saver(saver_def=SaverDef.from_bytes(meta.saver_def.to_bytes()), name=saver_scope or None)
+    if imported:
+        return Saver()
+    logger.info("Saver not created because there are no variables in the graph to restore")
+    return None

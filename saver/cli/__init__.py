@@ -13,6 +13,8 @@ import os
 import sys
 from typing import List, Optional, TextIO
 
+from graph.base import errors
+from graph.viz.figure import GraphvizNotFoundError
 from saver.cli import convert, diff, draw, edit, listing
 from saver.cli.output import (EXIT_DAMAGED, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_MISSING_FEATURE,
                               EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, one_line)
@@ -58,8 +60,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _exit_code(error: BaseException) -> Optional[int]:
     """The exit code for an error caused by bad input, or None for a bug (traceback shown)."""
-    from graph.base import errors
-    from graph.viz.figure import GraphvizNotFoundError
     if isinstance(error, CliError):
         return error.code
     if isinstance(error, (GraphvizNotFoundError, ImportError)):

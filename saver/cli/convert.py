@@ -6,8 +6,11 @@ import argparse
 import os
 from typing import TextIO
 
+from saver.cli.edit import select_keys
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, progress
 from saver.cli.sources import check_output_free, open_reader, output_prefix
+from saver.storage import export
+from saver.storage import remote
 
 __all__ = ["add_parsers"]
 
@@ -40,8 +43,6 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
 
 def run_export(args, out: TextIO) -> int:
     """The ``export`` command."""
-    from saver.storage import export
-    from saver.cli.edit import select_keys
     fmt = export.format_of(args.output, args.format)
     check_output_free(args.output, args.force, what="file")
     with open_reader(args.checkpoint) as reader:
@@ -61,8 +62,6 @@ def run_export(args, out: TextIO) -> int:
 
 def run_import(args, out: TextIO) -> int:
     """The ``import`` command."""
-    from saver.storage import export
-    from saver.storage import remote
     if not os.path.exists(args.input):
         raise CliError(f"{args.input}: no such file", EXIT_NOT_FOUND)
     fmt = export.format_of(args.input, args.format)

@@ -6,7 +6,17 @@ import argparse
 import os
 from typing import TextIO
 
+from graph.core import graph as graph_lib
+from graph.io.graph_import import import_graph_def
+from graph.proto.framework import VariableDef
+from graph.viz import picture as graph_picture
+from graph.viz.picture import write_figure
 from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, one_line, warn
+from saver.cli.sources import open_reader
+from saver.meta_graph_import import describe_meta_graph, read_meta_graph_file
+from saver.saver import import_meta_graph
+from saver.storage import picture
+from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY
 
 __all__ = ["add_parsers", "read_meta"]
 
@@ -42,7 +52,6 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
 
 def read_meta(path: str):
     """The MetaGraphDef of a .meta file (or of ``<prefix>.meta``), with CLI errors."""
-    from saver.meta_graph import read_meta_graph_file
     candidates = [path] if path.endswith(".meta") else [path + ".meta", path]
     for candidate in candidates:
         if os.path.isfile(candidate):
@@ -54,9 +63,6 @@ def read_meta(path: str):
 
 
 def _meta_figure(path: str, args):
-    from graph.core import graph as graph_lib
-    from graph.viz import picture as graph_picture
-    from saver.meta_graph import import_graph_def, import_meta_graph
     meta, filename = read_meta(path)
     title = args.title if args.title is not None else filename
     with graph_lib.Graph().as_default() as graph:
@@ -76,10 +82,6 @@ def _meta_figure(path: str, args):
 
 def run_picture(args, out: TextIO) -> int:
     """The ``picture`` command."""
-    from graph.viz.picture import write_figure
-    from saver.storage import picture
-    from saver.cli.sources import open_reader
-    from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY
     if args.source.endswith(".meta"):
         figure = _meta_figure(args.source, args)
     else:
@@ -113,7 +115,6 @@ def _collection_summary(meta) -> dict:
 
 def run_meta(args, out: TextIO) -> int:
     """The ``meta`` command."""
-    from saver.meta_graph import VariableDef, describe_meta_graph
     meta, filename = read_meta(args.meta)
     if not args.json:
         out.write(f"meta graph {filename}\n")

@@ -19,8 +19,12 @@ from typing import Callable, Dict, List, Optional, TextIO
 
 import numpy as np
 
+from graph.platform import file_io
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, dump_json, progress
 from saver.cli.sources import check_output_free, open_reader, output_prefix
+from saver.format.bundle import BundleReader, BundleWriter, data_filename, index_filename
+from saver.format.proto import TrackableObjectGraph
+from saver.storage import remote
 
 __all__ = ["add_parsers", "rewrite_checkpoint", "rename_mapping", "select_keys"]
 
@@ -128,7 +132,6 @@ def select_keys(keys: List[str], patterns: List[str], use_regex: bool) -> List[s
 
 def _rewrite_object_graph(data: bytes, mapping: Dict[str, str], keys: List[str]) -> bytes:
     """The serialized object graph with checkpoint keys renamed, attributes of dropped keys removed."""
-    from saver.format.proto import TrackableObjectGraph
     proto = TrackableObjectGraph.from_bytes(data)
     for node in proto.nodes:
         kept = []
@@ -156,7 +159,6 @@ def _rewrite_object_graph(data: bytes, mapping: Dict[str, str], keys: List[str])
 
 def rewrite_checkpoint(reader, prefix: str, mapping: Dict[str, str], enabled_progress=None) -> int:
     """Writes the tensors of ``mapping`` (old key -> new key) from ``reader`` as a V2 checkpoint at prefix."""
-    from saver.format.bundle import BundleReader, BundleWriter
     types = reader.get_variable_to_dtype_map()
     bundle = BundleReader(reader.prefix) if reader.format == "V2" else None
     count = 0
@@ -195,9 +197,8 @@ def _write(args, reader, mapping: Dict[str, str], out: TextIO, changes: List[str
         return EXIT_OK
     if args.in_place == bool(args.output):
         raise CliError("give exactly one of -o/--output PREFIX and --in-place", EXIT_USAGE)
-    from saver.storage import remote
     if args.in_place:
-        if remote.local_path(args.checkpoint) is None:
+        if file_io.local_path(args.checkpoint) is None:
             raise CliError("--in-place works on local checkpoints only; give -o URL", EXIT_USAGE)
         target = reader.prefix
         temp = f"{target}.rewrite{secrets.randbits(32):08x}"
@@ -219,7 +220,6 @@ def _write(args, reader, mapping: Dict[str, str], out: TextIO, changes: List[str
 
 def _move_into_place(temp: str, target: str) -> None:
     """Moves a freshly written one-shard bundle over another: data first, index last, stale shards removed."""
-    from saver.format.bundle import data_filename, index_filename
     old_data = set(glob.glob(glob.escape(target) + ".data-?????-of-?????"))
     os.replace(data_filename(temp, 0, 1), data_filename(target, 0, 1))
     os.replace(index_filename(temp), index_filename(target))

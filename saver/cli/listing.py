@@ -11,6 +11,7 @@ import numpy as np
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_USAGE, CliError, dump_json, human_size, json_value, \
     shape_text, table
 from saver.cli.sources import describe_entries, open_reader
+from saver.storage.object_graph import object_graph_from_checkpoint
 
 __all__ = ["add_parsers"]
 
@@ -114,7 +115,6 @@ def _summary(reader, entries, out: TextIO) -> None:
 
 def run_tree(args, out: TextIO) -> int:
     """The ``tree`` command."""
-    from saver.storage.object_graph import object_graph_from_checkpoint
     with open_reader(args.checkpoint) as reader:
         graph = object_graph_from_checkpoint(reader)
         types, shapes = reader.get_variable_to_dtype_map(), reader.get_variable_to_shape_map()

@@ -146,6 +146,7 @@ def progress(iterable, total: Optional[int] = None, description: str = "", enabl
     if enabled is False:
         return iterable
     try:
+        # Imported on first use: tqdm is optional, and takes ~50 ms to import.
         from tqdm import tqdm
     except ImportError:
         return iterable

@@ -9,7 +9,11 @@ from typing import Dict, Iterator, List
 
 import numpy as np
 
+from graph.platform import file_io
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_REFUSED, CliError
+from saver.format.bundle import BundleReader, slice_from_proto
+from saver.format.coding import encode_tensor_name_slice
+from saver.storage.reader import load_checkpoint
 
 __all__ = ["Entry", "open_reader", "describe_entries", "check_output_free", "output_prefix"]
 
@@ -28,8 +32,7 @@ class Entry:
 @contextlib.contextmanager
 def open_reader(path: str) -> Iterator[object]:
     """A CheckpointReader for a path, directory or URL, closed afterwards."""
-    from saver.storage import remote
-    reader = remote.open_checkpoint(path)
+    reader = load_checkpoint(path)
     try:
         yield reader
     finally:
@@ -44,12 +47,9 @@ def describe_entries(reader) -> Dict[str, Entry]:
     raw: Dict[bytes, object] = {}
     bundle = None
     if reader.format == "V2":
-        from saver.format.bundle import BundleReader
         bundle = BundleReader(reader.prefix)
         raw = dict(bundle.raw_items())
     try:
-        from saver.format.bundle import slice_from_proto
-        from saver.format.coding import encode_tensor_name_slice
         for key in sorted(shapes):
             dtype, shape = types[key], shapes[key]
             size = int(np.prod(shape, dtype=np.int64)) * (dtype.size or 0)
@@ -75,8 +75,7 @@ def describe_entries(reader) -> Dict[str, Entry]:
 
 def output_prefix(path: str) -> str:
     """A checkpoint prefix to write: ``dir/`` or an existing directory becomes ``dir/ckpt``."""
-    from saver.storage import remote
-    local = remote.local_path(path)
+    local = file_io.local_path(path)
     if local is not None and (local.endswith(os.sep) or os.path.isdir(local)):
         return os.path.join(local, "ckpt")
     return path
@@ -84,17 +83,11 @@ def output_prefix(path: str) -> str:
 
 def check_output_free(path: str, force: bool, what: str = "checkpoint") -> None:
     """Refuses (exit 6) to overwrite an existing checkpoint or file unless ``force``."""
-    from saver.storage import remote
     if force:
         return
-    local = remote.local_path(path)
+    local = file_io.local_path(path)
     candidates = [path] if what == "file" else [path + ".index"]
-    if local is not None:
-        exists = any(os.path.exists(remote.local_path(c)) for c in candidates)
-    else:
-        fs, _ = remote.filesystem(path)
-        exists = any(fs.exists(remote.filesystem(c)[1]) for c in candidates)
-    if exists:
+    if any(file_io.exists(c) for c in candidates):
         raise CliError(f"{candidates[0]}: already exists (use --force to overwrite)", EXIT_REFUSED)
     if local is not None:
         parent = os.path.dirname(os.path.abspath(local))

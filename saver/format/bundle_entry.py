@@ -27,11 +27,36 @@ from typing import Sequence
 
 import numpy as np
 
+from graph.base.errors import InvalidArgumentError
 from saver.format.coding import TensorSlice, encode_varint, parse_shape_and_slice
-from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSliceProto
+from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSliceProto, VersionDef
 
-__all__ = ["BundleEntry", "CANONICAL_TAIL", "decode_entry", "decode_dtype_and_shape", "encode_entry", "Slice", "slice_to_proto",
+__all__ = ["HEADER_KEY", "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "check_versions", "BundleEntry", "CANONICAL_TAIL", "decode_entry", "decode_dtype_and_shape", "encode_entry", "Slice", "slice_to_proto",
            "slice_from_proto"]
+
+HEADER_KEY = b""                # tensor_bundle.cc kHeaderEntryKey: the index key of BundleHeaderProto
+TENSOR_BUNDLE_VERSION = 1       # tensor_bundle.h kTensorBundleVersion (producer written, consumer read)
+TENSOR_BUNDLE_MIN_PRODUCER = 0  # tensor_bundle.h kTensorBundleMinProducer
+
+
+def check_versions(version: VersionDef | None, where: str) -> None:
+    """tensorflow/core/framework/versions.cc CheckVersions for a bundle header's VersionDef.
+
+    Raises:
+        InvalidArgumentError: if this reader's version is below the producer's minimum or listed as bad.
+    """
+    if version is None:
+        return
+    if version.producer < TENSOR_BUNDLE_MIN_PRODUCER:
+        raise InvalidArgumentError(f"Checkpoint producer version {version.producer} below min producer "
+                                   f"{TENSOR_BUNDLE_MIN_PRODUCER} supported by checkpoint ({where}).")
+    if version.min_consumer > TENSOR_BUNDLE_VERSION:
+        raise InvalidArgumentError(f"Checkpoint min consumer version {version.min_consumer} above current "
+                                   f"version {TENSOR_BUNDLE_VERSION} for checkpoint ({where}).  "
+                                   "Please upgrade TensorFlow.")
+    if TENSOR_BUNDLE_VERSION in version.bad_consumers:
+        raise InvalidArgumentError(f"Checkpoint disallows consumer version {TENSOR_BUNDLE_VERSION} ({where}).  "
+                                   "Please upgrade TensorFlow: this version is likely buggy.")
 
 _U32 = (1 << 32) - 1
 _U64 = 1 << 64

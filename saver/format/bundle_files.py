@@ -5,6 +5,7 @@ Names (tf-checkpoint-format.md §2, §3, §6)::
     <prefix>.index                  the SSTable of entries (table.py, bundle_writer.py)
     <prefix>.data-%05d-of-%05d      tensor bytes back to back: no header, footer or padding
     <name>.tempstate<uint64>        the name a file is written under before its rename
+                                    (graph/platform/file_io.py temp_filename)
 
 Writing goes through a raw file descriptor: pieces under ``SMALL_WRITE`` bytes are gathered in
 one buffer (one syscall per ``BUFFER_SIZE`` bytes instead of one per tensor); a large tensor is
@@ -16,15 +17,12 @@ into the destination array, ``CHUNK_SIZE`` at a time, checksumming each chunk wh
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
-from typing import BinaryIO, Iterator
 
 from graph.base.errors import DataLossError, NotFoundError
 from saver.format import crc
 
-__all__ = ["data_filename", "index_filename", "temp_filename", "atomic_file", "make_parent_directory",
+__all__ = ["data_filename", "index_filename", "stat_id", "file_id", "make_parent_directory",
            "DataFileWriter", "DataFileReader", "CHUNK_SIZE"]
 
 CHUNK_SIZE = 1 << 22     # 4 MiB: fits in cache between the checksum and the copy (measured 1-16 MiB)
@@ -44,26 +42,17 @@ def index_filename(prefix: str) -> str:
     return f"{prefix}.index"
 
 
-def temp_filename(filename: str) -> str:
-    """``<filename>.tempstate<random uint64 in decimal>``, the name written before the rename."""
-    return f"{filename}.tempstate{secrets.randbits(64)}"
+def stat_id(stat: os.stat_result) -> tuple[int, int]:
+    """(device, inode): which file a stat describes, to see whether a name still points at it."""
+    return stat.st_dev, stat.st_ino
 
 
-@contextlib.contextmanager
-def atomic_file(path: str) -> Iterator[BinaryIO]:
-    """Yields a new file ``temp_filename(path)`` beside ``path``, renamed over ``path`` once the block ends.
-
-    The temp file is in the same directory (so the rename is atomic) and is removed if the block raises.
-    """
-    temp = temp_filename(os.fspath(path))
+def file_id(path: str) -> tuple[int, int] | None:
+    """stat_id of the file ``path`` names now, None if there is none."""
     try:
-        with open(temp, "xb") as file:
-            yield file
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(temp)
-        raise
+        return stat_id(os.stat(path))
+    except OSError:
+        return None
 
 
 def make_parent_directory(prefix: str) -> None:

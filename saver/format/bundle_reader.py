@@ -28,32 +28,20 @@ import numpy as np
 from graph.base import dtypes
 from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.format import crc
-from saver.format.bundle_entry import CANONICAL_TAIL, BundleEntry, decode_dtype_and_shape, decode_entry
-from saver.format.bundle_files import DataFileReader, data_filename, index_filename
-from saver.format.bundle_strings import read_strings
-from saver.format.bundle_writer import HEADER_KEY, TENSOR_BUNDLE_VERSION
+from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
+                                      decode_entry)
+from saver.format.bundle_files import DataFileReader, data_filename, file_id, index_filename, stat_id
+from saver.format.bundle_strings import read_string_tensor
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
-from saver.format.proto import BundleEntryProto, BundleHeaderProto, Message, VersionDef
+from saver.format.proto import BundleEntryProto, BundleHeaderProto, Message
 from saver.format.table import Table
 
-__all__ = ["BundleReader", "TENSOR_BUNDLE_MIN_PRODUCER"]
+__all__ = ["BundleReader"]
 
-TENSOR_BUNDLE_MIN_PRODUCER = 0  # tensor_bundle.h kTensorBundleMinProducer
 _MAX_RANK = 254                 # TensorShape::MaxDimensions()
 _MAX_NUMPY_RANK = 64            # numpy's NPY_MAXDIMS: higher ranks cannot be returned as arrays
 _OPEN_ATTEMPTS = 20             # re-reads of an index replaced while it is being opened
 _MAX_EAGER_SHARDS = 1024        # data files opened up front; the rest on demand
-
-
-def _stat_id(stat: os.stat_result) -> tuple[int, int]:
-    return stat.st_dev, stat.st_ino
-
-
-def _file_id(path: str) -> tuple[int, int] | None:
-    try:
-        return _stat_id(os.stat(path))
-    except OSError:
-        return None
 _MAX_ELEMENTS = 1 << 62         # anything above cannot be a real tensor
 _STRING_TYPES = (dtypes.string, dtypes.variant)
 
@@ -64,22 +52,6 @@ def _key_bytes(key) -> bytes:
 
 def _key_str(key: bytes) -> str:
     return key.decode("utf-8", "surrogateescape")
-
-
-def _check_versions(version: VersionDef | None, where: str) -> None:
-    """tensorflow/core/framework/versions.cc CheckVersions for bundles."""
-    if version is None:
-        return
-    if version.producer < TENSOR_BUNDLE_MIN_PRODUCER:
-        raise InvalidArgumentError(f"Checkpoint producer version {version.producer} below min producer "
-                                   f"{TENSOR_BUNDLE_MIN_PRODUCER} supported by checkpoint ({where}).")
-    if version.min_consumer > TENSOR_BUNDLE_VERSION:
-        raise InvalidArgumentError(f"Checkpoint min consumer version {version.min_consumer} above current "
-                                   f"version {TENSOR_BUNDLE_VERSION} for checkpoint ({where}).  "
-                                   "Please upgrade TensorFlow.")
-    if TENSOR_BUNDLE_VERSION in version.bad_consumers:
-        raise InvalidArgumentError(f"Checkpoint disallows consumer version {TENSOR_BUNDLE_VERSION} ({where}).  "
-                                   "Please upgrade TensorFlow: this version is likely buggy.")
 
 
 class BundleReader:
@@ -103,7 +75,7 @@ class BundleReader:
             index_file = self._open_index()
             try:  # the index stays open until the check, so its inode cannot be reused meanwhile
                 self._open_data_files()
-                unchanged = _file_id(self.index_path) == _stat_id(os.fstat(index_file.fileno()))
+                unchanged = file_id(self.index_path) == stat_id(os.fstat(index_file.fileno()))
             finally:
                 index_file.close()
             if unchanged:
@@ -136,7 +108,7 @@ class BundleReader:
         if raw_header is None:
             raise DataLossError(f"{self.index_path}: no bundle header entry (key '')")
         self.header = self._parse(BundleHeaderProto, raw_header, "header")
-        _check_versions(self.header.version, self.index_path)
+        check_versions(self.header.version, self.index_path)
         self.num_shards = self.header.num_shards
         if self.num_shards < 1:
             raise DataLossError(f"{self.index_path}: bundle header has num_shards = {self.num_shards}")
@@ -407,21 +379,10 @@ class BundleReader:
         return out
 
     def _read_strings(self, file, key: str, record: BundleEntry, dtype, shape) -> np.ndarray:
-        count = 1
-        for size in shape:
-            count *= size
-        per_element = 5 if dtype == dtypes.variant else 1
-        if record.size < count * per_element + (4 if dtype == dtypes.string else 0):
-            raise DataLossError(f"{file.name}: key {key} has {record.size} bytes, too few for {count} "
-                                f"{dtype.name} elements of shape {list(shape)}")
-        blob = bytearray(record.size)
-        file.read_into(record.offset, memoryview(blob), key, None)
-        items, running = read_strings(blob, count, dtype == dtypes.variant, f"{file.name}: key {key}")
+        values, running = read_string_tensor(file, key, record.offset, record.size, dtype == dtypes.variant, shape)
         if crc.mask(running) != record.crc32c:
             raise self._crc_error(file, key, record.crc32c, crc.mask(running))
-        result = np.empty(count, dtype=object)
-        result[:] = items
-        return result.reshape(shape)
+        return values
 
     def lookup_slice(self, full_tensor_key: str, slice_spec: TensorSlice | str,
                      out: np.ndarray | None = None) -> np.ndarray:

@@ -17,13 +17,16 @@ Example: ``["ab", "xyz"]`` -> ``02 03 bd e3 7d 26 61 62 78 79 7a`` (size 11).
 
 from __future__ import annotations
 
+import math
 import struct
+
+import numpy as np
 
 from graph.base.errors import DataLossError
 from saver.format import crc
 from saver.format.coding import decode_varint64, encode_varint
 
-__all__ = ["encode_strings", "encode_variants", "read_strings"]
+__all__ = ["encode_strings", "encode_variants", "read_strings", "read_string_tensor"]
 
 _U32_LIMIT = 1 << 32
 
@@ -119,3 +122,24 @@ def read_strings(blob: bytearray, count: int, variant: bool, where: str) -> tupl
     if pos != len(blob):
         raise DataLossError(f"{where}: {len(blob) - pos} unexpected trailing bytes")
     return items, running
+
+
+def read_string_tensor(file, key: str, offset: int, size: int, variant: bool,
+                       shape: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    """Reads a string (or variant) tensor's ``size`` bytes at ``offset`` of a DataFileReader; returns
+    (object array of bytes of ``shape``, raw crc over the entry, to compare with the entry's).
+
+    Raises:
+        DataLossError: if the entry is too small for its elements, or its lengths or checksums are wrong.
+    """
+    count = math.prod(shape)
+    per_element = 5 if variant else 1
+    if size < count * per_element + (0 if variant else 4):
+        raise DataLossError(f"{file.name}: key {key} has {size} bytes, too few for {count} "
+                            f"{'variant' if variant else 'string'} elements of shape {list(shape)}")
+    blob = bytearray(size)
+    file.read_into(offset, memoryview(blob), key, None)
+    items, running = read_strings(blob, count, variant, f"{file.name}: key {key}")
+    result = np.empty(count, dtype=object)
+    result[:] = items
+    return result.reshape(shape), running

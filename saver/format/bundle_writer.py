@@ -30,18 +30,16 @@ import numpy as np
 from graph.base import dtypes
 from graph.base.errors import InvalidArgumentError
 from saver.format import crc
-from saver.format.bundle_entry import BundleEntry, Slice, encode_entry
+from graph.platform.file_io import temp_filename
+from saver.format.bundle_entry import HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry
 from saver.format.bundle_strings import encode_strings, encode_variants
-from saver.format.bundle_files import (DataFileWriter, data_filename, index_filename, make_parent_directory,
-                                temp_filename)
+from saver.format.bundle_files import DataFileWriter, data_filename, index_filename, make_parent_directory
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import BundleHeaderProto, Message, VersionDef
 from saver.format.table import TableWriter
 
 __all__ = ["BundleWriter", "write_checkpoint", "write_index", "TENSOR_BUNDLE_VERSION", "HEADER_KEY"]
 
-HEADER_KEY = b""                # tensor_bundle.cc kHeaderEntryKey
-TENSOR_BUNDLE_VERSION = 1       # tensor_bundle.h kTensorBundleVersion (producer written, consumer read)
 TENSOR_BUNDLE_MIN_CONSUMER = 0  # tensor_bundle.h kTensorBundleMinConsumer (0 -> left out)
 _STRING_TYPES = (dtypes.string, dtypes.variant)
 _LITTLE_ENDIAN_HOST = sys.byteorder == "little"

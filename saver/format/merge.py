@@ -19,7 +19,8 @@ from typing import Sequence
 
 from graph.base.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle_entry import BundleEntry
-from saver.format.bundle_files import data_filename, index_filename, make_parent_directory, temp_filename
+from graph.platform.file_io import temp_filename
+from saver.format.bundle_files import data_filename, index_filename, make_parent_directory
 from saver.format.bundle_reader import BundleReader
 from saver.format.bundle_writer import remove_stale_index, write_index
 from saver.format.proto import BundleHeaderProto, VersionDef

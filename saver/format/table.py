@@ -23,7 +23,7 @@ import os
 import struct
 from typing import BinaryIO, Iterator
 
-from graph.base.errors import DataLossError, InvalidArgumentError, UnimplementedError
+from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.format import crc
 from saver.format.coding import decode_varint32, decode_varint64, encode_varint
 
@@ -219,7 +219,6 @@ class Table:
                 with open(self.filename, "rb") as file:
                     data = file.read()
             except FileNotFoundError as error:
-                from graph.base.errors import NotFoundError
                 raise NotFoundError(f"{self.filename}: No such file or directory") from error
         self._data = data
         self._blocks: dict[int, _Block] = {}

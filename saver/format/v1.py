@@ -15,6 +15,7 @@ string_val, half_val (float16 / bfloat16 bit patterns), uint32_val, uint64_val.
 
 from __future__ import annotations
 
+import difflib
 import glob
 import os
 from typing import Mapping
@@ -23,11 +24,11 @@ import numpy as np
 
 from graph.base import dtypes
 from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from graph.platform.file_io import atomic_file
 from saver.format.bundle_entry import Slice, slice_from_proto, slice_to_proto
-from saver.format.bundle_files import atomic_file
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import (SavedSlice, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
-                         TensorProto, TensorShapeProto, VersionDef)
+                                TensorProto, TensorShapeProto, VersionDef)
 from saver.format.table import Table, TableWriter
 
 __all__ = ["V1Reader", "write_v1_checkpoint", "is_v1_checkpoint", "v1_files", "sharded_v1_filename"]
@@ -192,7 +193,6 @@ class V1Reader:
 
     def not_found(self, name: str) -> NotFoundError:
         """The NotFoundError for a missing ``name``, naming the files and the closest keys present."""
-        import difflib
         close = difflib.get_close_matches(name, self._tensors, n=5, cutoff=0.5)
         hint = f" Closest keys present: {', '.join(close)}." if close else ""
         return NotFoundError(f"Key {name} not found in checkpoint {self.pattern} "

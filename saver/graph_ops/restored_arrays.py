@@ -16,6 +16,9 @@ import numpy as np
 
 from graph.base import dtypes as dtypes_lib
 from graph.base import errors
+from saver.format.bundle import BundleReader, index_filename
+from saver.format.coding import parse_shape_and_slice
+from saver.format.v1 import V1Reader
 
 __all__ = ["RestoredArray", "PendingRead", "read_tensors"]
 
@@ -76,10 +79,8 @@ _PRIME_THRESHOLD = 64  # names per RestoreV2 above which the whole index is deco
 
 def _open_reader(prefix: str):
     """A V2 BundleReader if ``<prefix>.index`` exists, else a V1 reader (as RestoreV2 falls back)."""
-    from saver.format.bundle import BundleReader, index_filename
     if os.path.exists(index_filename(prefix)):
         return BundleReader(prefix)
-    from saver.format.v1 import V1Reader
     return V1Reader(prefix)
 
 
@@ -98,8 +99,6 @@ def read_tensors(prefix: str, names, specs, dtypes, op=None, deferred=None) -> l
         NotFoundError: for a missing checkpoint or key (naming the closest keys present).
         InvalidArgumentError: for a dtype that differs from the stored one.
     """
-    from saver.format.bundle import BundleReader
-    from saver.format.coding import parse_shape_and_slice
     reader = _open_reader(prefix)
     results = []
     pending = False

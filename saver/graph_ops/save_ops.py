@@ -22,13 +22,17 @@ import re
 
 import numpy as np
 
-from graph.ops import array_ops
 from graph.base import dtypes as dtypes_lib
 from graph.base import errors
 from graph.base import kernels
+from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor
-from graph.base.shapes import TensorShape
+from graph.ops import array_ops
+from graph.ops import constant_ops as ops
+from saver.format.bundle import BundleWriter, Slice, merge_bundles
+from saver.format.coding import parse_shape_and_slice
+from saver.format.v1 import write_v1_checkpoint
 # RestoreV2 reads through read_tensors; the array types are re-exported with it (tests/saver/test_save_ops.py).
 from saver.graph_ops.restored_arrays import PendingRead, RestoredArray, read_tensors
 
@@ -63,7 +67,6 @@ def _string_scalar(text: str) -> np.ndarray:
 
 
 def _const(values, dtype, name: str) -> Tensor:
-    from graph.ops import constant_ops as ops
     return ops.constant(values, dtype=dtype, name=name)
 
 
@@ -96,7 +99,6 @@ def _slice_shape(spec: str):
     """The static shape of a restored slice ``"7 2 0,3:0,2"`` -> [3, 2]; None for '' (unknown)."""
     if not spec:
         return None
-    from saver.format.coding import parse_shape_and_slice
     shape, tensor_slice = parse_shape_and_slice(spec)
     return list(tensor_slice.slice_shape(shape))
 
@@ -117,8 +119,6 @@ def _compute_save_v2(ctx, op, inputs):
 
 def save_tensors(prefix: str, names, specs, tensors, dtypes=None) -> None:
     """Writes one V2 bundle ``prefix`` from parallel lists (what the SaveV2 kernel does)."""
-    from saver.format.bundle import BundleWriter
-    from saver.format.coding import parse_shape_and_slice
     with BundleWriter(prefix) as writer:
         for index, (name, spec, value) in enumerate(zip(names, specs, tensors)):
             dtype = dtypes[index] if dtypes is not None else None
@@ -156,9 +156,6 @@ def _save_op(op_type: str, prefix, tensor_names, slices_name: str, slices, tenso
 
 # ----------------------------------------------------------------- SaveSlices / Save (V1)
 def _compute_save_slices(ctx, op, inputs):
-    from saver.format.bundle import Slice
-    from saver.format.v1 import write_v1_checkpoint
-    from saver.format.coding import parse_shape_and_slice
     filename = _as_text(inputs[0])
     names = _as_texts(inputs[1])
     if op.type == "SaveSlices":
@@ -241,7 +238,6 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name: str | None 
 
 # ----------------------------------------------------------------- MergeV2Checkpoints
 def _compute_merge(ctx, op, inputs):
-    from saver.format.bundle import merge_bundles
     prefixes = _as_texts(inputs[0])
     destination = _as_text(inputs[1])
     merge_bundles(prefixes, destination, delete_old_dirs=bool(op._attrs.get("delete_old_dirs", True)),

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from graph.ops import array_ops
+from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor
+from graph.ops import array_ops
+from graph.ops import state_ops
+from graph.variables.partitioning import PartitionedVariable
+from graph.variables.variables import Variable
 
 __all__ = [
     "SaveSpec", "SaveableObject", "ReferenceVariableSaveable", "op_list_to_dict",
@@ -33,13 +37,11 @@ _VARIABLE_OPS = frozenset(["Variable", "VariableV2", "AutoReloadVariable", "VarH
 # ----------------------------------------------------------------- variable kinds
 def is_partitioned_variable(value) -> bool:
     """True for a PartitionedVariable (a list of slice variables saved under one name)."""
-    from graph.variables.partitioning import PartitionedVariable  # imported when needed, as the rest of graph's classes
     return isinstance(value, PartitionedVariable)
 
 
 def is_variable(value) -> bool:
     """True for a graph Variable object (not a Tensor, not a PartitionedVariable)."""
-    from graph.variables.variables import Variable
     return isinstance(value, Variable)
 
 
@@ -61,7 +63,6 @@ def slice_spec_string(save_slice_info) -> str:
 
 def set_cpu0(device_string: str) -> str:
     """``device_string`` with its device replaced by CPU:0 (saveable_object_util.set_cpu0)."""
-    from graph.core import device as device_lib
     spec = device_lib.DeviceSpecV2.from_string(device_string or "")
     spec = spec.replace(device_type="CPU", device_index=0)
     return spec.to_string()
@@ -133,7 +134,6 @@ class ReferenceVariableSaveable(SaveableObject):
         validate_shape = restored_shapes is None and shape.is_fully_defined()
         if isinstance(self.op, Tensor) and self.op.dtype._is_ref_dtype:
             return _assign_ref(self.op, restored_tensor, validate_shape)
-        from graph.ops import state_ops
         return state_ops.assign(self.op, restored_tensor, validate_shape=validate_shape)
 
 

@@ -21,14 +21,17 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 
-from graph.ops import array_ops
 from graph.base import dtypes as dtypes_lib
+from graph.base.shapes import TensorShape
+from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor
+from graph.ops import array_ops
+from graph.ops import constant_ops as ops
 from graph.proto.protobuf import enum
+from saver.format.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 from saver.graph_ops import save_ops
 from saver.graph_ops import saveable as saveable_lib
-from saver.format.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 
 __all__ = ["SaverDef", "BaseSaverBuilder", "BulkSaverBuilder"]
 
@@ -107,12 +110,10 @@ class BaseSaverBuilder:
         return save_ops.sharded_filename(filename_tensor, shard, num_shards)
 
     def _AddSaveOps(self, filename_tensor, saveables):  # noqa: N802 - TF's name
-        from graph.ops import constant_ops as ops
         save = self.save_op(filename_tensor, saveables)
         return ops.with_dependencies([save], filename_tensor)
 
     def _AddShardedSaveOpsForV2(self, checkpoint_prefix, per_device):  # noqa: N802 - TF's name
-        from graph.ops import constant_ops as ops
         with graph_lib.device("CPU"):
             suffix = array_ops.where(
                 save_ops.static_regex_full_match(checkpoint_prefix, "^s3://.*"),
@@ -136,7 +137,6 @@ class BaseSaverBuilder:
                     return ops.identity(checkpoint_prefix)
 
     def _AddShardedSaveOps(self, filename_tensor, per_device):  # noqa: N802 - TF's name
-        from graph.ops import constant_ops as ops
         if self._write_version == SaverDef.V2:
             return self._AddShardedSaveOpsForV2(filename_tensor, per_device)
         num_shards = len(per_device)
@@ -192,7 +192,6 @@ class BaseSaverBuilder:
         Raises:
             ValueError: if the tensors of one saveable are on different devices.
         """
-        from graph.core import device as device_lib
         per_device = defaultdict(list)
         for saveable in saveables:
             canonical = {device_lib.canonical_name(spec.device) for spec in saveable.specs}
@@ -285,8 +284,6 @@ def _graph_of_saveables(saveables) -> graph_lib.Graph:
 
 def _placeholder_with_default(value, name: str) -> Tensor:
     """``PlaceholderWithDefault`` named as TF's op wrapper names it (the default Const is ``<name>/input``)."""
-    from graph.ops import constant_ops as ops
-    from graph.base.shapes import TensorShape
     graph = graph_lib.get_default_graph()
     with graph.name_scope(name) as scope:
         if not isinstance(value, Tensor):

@@ -27,6 +27,14 @@ from __future__ import annotations
 import logging
 import os
 from collections import abc
+from graph.base import dtypes as dtypes_lib
+from graph.ops import constant_ops as ops
+from graph.variables import variable_scope
+from graph.variables import variables
+from saver.graph_ops import save_ops
+from saver.graph_ops import saveable
+from saver.storage import state
+from saver.storage.reader import load_checkpoint
 
 __all__ = ["init_from_checkpoint"]
 
@@ -35,13 +43,11 @@ _CHECKPOINT_INITIALIZER = "checkpoint_initializer"  # the op name TensorFlow use
 
 
 def _is_variable(value) -> bool:
-    from graph.variables import variables
     return isinstance(value, variables.Variable)
 
 
 def _store_vars() -> dict:
     """name -> variable of the default variable store (variables made by get_variable)."""
-    from graph.variables import variable_scope
     return variable_scope._get_default_variable_store()._vars
 
 
@@ -50,7 +56,6 @@ def _get_checkpoint_filename(ckpt_dir_or_file) -> str | None:
     if isinstance(ckpt_dir_or_file, os.PathLike):
         ckpt_dir_or_file = os.fspath(ckpt_dir_or_file)
     if os.path.isdir(ckpt_dir_or_file):
-        from saver.storage import state
         return state.latest_checkpoint(ckpt_dir_or_file)
     return ckpt_dir_or_file
 
@@ -73,23 +78,18 @@ def _restore_v2(graph, prefix: str, tensor_names: list[str], shape_and_slices: l
     The scope is opened here so that the prefix Const is '<name>/prefix', as TF's op wrapper names
     a Python string given for the ``prefix`` input.
     """
-    from graph.base import dtypes as dtypes_lib
-    from graph.ops import constant_ops as ops
-    from saver.graph_ops import save_ops
     with graph.name_scope(name) as scope:
         prefix_tensor = ops.constant(prefix, dtype=dtypes_lib.string, name="prefix")
         return save_ops.restore_v2(prefix_tensor, tensor_names, shape_and_slices, dtypes, name=scope)
 
 
 def _slice_spec(variable) -> str:
-    from saver.graph_ops import saveable
     return saveable.slice_spec_string(variable._save_slice_info)
 
 
 def _set_checkpoint_initializer(variable, ckpt_file: str, tensor_name: str, slice_spec: str,
                                 name: str = _CHECKPOINT_INITIALIZER) -> None:
     """Makes ``variable``'s initializer assign the checkpoint tensor (a RestoreV2 op) to it."""
-    from saver.graph_ops import saveable
     graph = variable.graph
     base_type = variable.dtype.base_dtype
     # As TF: not colocated with the variable (RestoreV2 runs on the CPU); placed on the variable's
@@ -145,7 +145,6 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map) -> None:
             mismatch, or a scope mapped to a non-scope (TensorFlow's messages).
         NotFoundError: if the checkpoint does not exist.
     """
-    from saver.storage.reader import load_checkpoint
     ckpt_file = _get_checkpoint_filename(ckpt_dir_or_file)
     with load_checkpoint(ckpt_dir_or_file) as reader:
         variable_map = reader.get_variable_to_shape_map()

@@ -31,6 +31,10 @@ from graph.base import dtypes as dtypes_lib
 from graph.base import errors
 from graph.base import kernels
 from graph.core.graph import GraphKeys
+from graph.variables import variables
+from saver.format.coding import TensorSlice
+from saver.storage import object_graph
+from saver.storage.reader import load_checkpoint
 
 __all__ = ["restore_matching", "RestoreReport", "Restored", "Missing", "ShapeMismatch", "DtypeMismatch",
            "Skipped", "compile_rename", "IncompleteRestoreError"]
@@ -238,7 +242,6 @@ def compile_rename(rename) -> Callable[[str], str | None]:
 
 # ------------------------------------------------------------------------------------ var lists
 def _is_variable(value) -> bool:
-    from graph.variables import variables
     return isinstance(value, variables.Variable)
 
 
@@ -292,7 +295,6 @@ def _group_variables(var_list, graph) -> list[tuple[str, list]]:
 # ------------------------------------------------------------------------------------ reading
 def _slice_spec(var):
     """(full shape, TensorSlice) of a partition, or None for a whole variable."""
-    from saver.format.coding import TensorSlice
     info = getattr(var, "_save_slice_info", None)
     if info is None:
         return None
@@ -330,7 +332,6 @@ def _assign(sess, context, var, value: np.ndarray) -> None:
 
 
 def _object_graph_map(reader) -> dict[str, str]:
-    from saver.storage import object_graph
     return object_graph.object_graph_from_checkpoint(reader).full_name_to_key()
 
 
@@ -362,7 +363,6 @@ def restore_matching(sess, checkpoint, var_list=None, rename=None, strict: bool 
         IncompleteRestoreError: with ``strict=True`` and an incomplete match.
         TypeError: for a malformed ``var_list`` or ``rename``.
     """
-    from saver.storage.reader import load_checkpoint
     graph = sess.graph
     groups = _group_variables(var_list, graph)
     for _, parts in groups:

@@ -1,4 +1,4 @@
-"""The TF2 object graph (`_CHECKPOINTABLE_OBJECT_GRAPH`): decode, paths, key <-> full_name maps, encode.
+"""The TF2 object graph (`_CHECKPOINTABLE_OBJECT_GRAPH`): decode, paths, key <-> full_name maps.
 
 Layout (tf-checkpoint-format.md §8): the checkpoint key ``_CHECKPOINTABLE_OBJECT_GRAPH`` holds a DT_STRING
 scalar whose one element is a serialized TrackableObjectGraph::
@@ -11,10 +11,9 @@ scalar whose one element is a serialized TrackableObjectGraph::
                             4 registered_saver {1 name, 2 object_name}
                             5 has_checkpoint_values google.protobuf.BoolValue {1 value}
 
-Nodes are numbered breadth-first from the root.  A node's path is the chain of local names on its first
-breadth-first path; each name is escaped (``.`` -> ``..``, then ``/`` -> ``.S``) and joined with ``/``.
-Keys: ``<path>/.ATTRIBUTES/<escaped attribute name>``; a slot variable (a node reached only through its
-optimizer's ``slot_variables``) has the path ``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>``.
+Nodes are numbered breadth-first from the root; paths and keys are saver/storage/object_graph_keys.py's (a
+slot variable is a node reached only through its optimizer's ``slot_variables``).
+Encoding (the graph TensorFlow would write for a description) is saver/storage/object_graph_builder.py.
 """
 
 from __future__ import annotations
@@ -22,71 +21,31 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import deque
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from graph.base.errors import DataLossError, NotFoundError
-from saver.format.proto import BoolValue, TrackableObjectGraph
+from saver.format.bundle_reader import BundleReader
+from saver.format.proto import TrackableObjectGraph
+from saver.storage import state
+from saver.storage.object_graph_keys import (OBJECT_ATTRIBUTES_NAME, OBJECT_GRAPH_PROTO_KEY, OPTIMIZER_SLOTS_NAME,
+                                             SERIALIZE_TO_TENSORS_NAME, VARIABLE_VALUE_KEY, checkpoint_key,
+                                             escape_local_name, object_path_to_string, slot_variable_key,
+                                             unescape_local_name)
+
+if TYPE_CHECKING:
+    import networkx
 
 __all__ = [
     "OBJECT_GRAPH_PROTO_KEY", "OBJECT_ATTRIBUTES_NAME", "OPTIMIZER_SLOTS_NAME", "SERIALIZE_TO_TENSORS_NAME",
     "VARIABLE_VALUE_KEY", "escape_local_name", "unescape_local_name", "object_path_to_string",
     "checkpoint_key", "slot_variable_key", "Attribute", "SlotVariable", "RegisteredSaver", "Node",
-    "ObjectGraph", "Var", "build_object_graph", "object_graph_from_checkpoint", "object_graph_key_mapping",
+    "ObjectGraph", "object_graph_from_checkpoint", "object_graph_key_mapping",
 ]
-
-OBJECT_GRAPH_PROTO_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"  # trackable/base.py
-_ESCAPE_CHAR = "."                                       # trackable/trackable_utils.py
-OBJECT_ATTRIBUTES_NAME = _ESCAPE_CHAR + "ATTRIBUTES"
-OPTIMIZER_SLOTS_NAME = _ESCAPE_CHAR + "OPTIMIZER_SLOT"
-SERIALIZE_TO_TENSORS_NAME = _ESCAPE_CHAR + "TENSORS"
-VARIABLE_VALUE_KEY = "VARIABLE_VALUE"                    # trackable/base.py, a variable's attribute
 
 _Proto = TrackableObjectGraph.TrackableObject
 _MAX_SHOWN_DEPTH = 256  # tree(): deeper reference targets print as "?" to keep the output linear
-
-
-# ------------------------------------------------------------------------------------- names and keys
-
-
-def escape_local_name(name: str) -> str:
-    """Escapes a local name for a checkpoint key: ``.`` -> ``..``, then ``/`` -> ``.S``."""
-    return name.replace(_ESCAPE_CHAR, _ESCAPE_CHAR + _ESCAPE_CHAR).replace("/", _ESCAPE_CHAR + "S")
-
-
-def unescape_local_name(escaped: str) -> str:
-    """Inverse of escape_local_name; raises ValueError on a ``.`` not followed by ``.`` or ``S``."""
-    out, i = [], 0
-    while i < len(escaped):
-        char = escaped[i]
-        if char != _ESCAPE_CHAR:
-            out.append(char)
-            i += 1
-            continue
-        follower = escaped[i + 1:i + 2]
-        if follower not in (_ESCAPE_CHAR, "S"):
-            raise ValueError("%r is not an escaped local name: '.' at %d is followed by %r, expected '.' or 'S'"
-                             % (escaped, i, follower))
-        out.append(_ESCAPE_CHAR if follower == _ESCAPE_CHAR else "/")
-        i += 2
-    return "".join(out)
-
-
-def object_path_to_string(local_names: Sequence[str]) -> str:
-    """Joins unescaped local names into an object path: ``("a/b", "c")`` -> ``a.Sb/c``."""
-    return "/".join(escape_local_name(name) for name in local_names)
-
-
-def checkpoint_key(object_path: str, local_name: str) -> str:
-    """The key of attribute `local_name` of the object at (escaped) `object_path`, as TF builds it."""
-    suffix = "" if local_name == SERIALIZE_TO_TENSORS_NAME else escape_local_name(local_name)
-    return "%s/%s/%s" % (object_path, OBJECT_ATTRIBUTES_NAME, suffix)
-
-
-def slot_variable_key(variable_path: str, optimizer_path: str, slot_name: str) -> str:
-    """The object path of a slot variable: ``<variable>/.OPTIMIZER_SLOT/<optimizer>/<escaped slot>``."""
-    return "%s/%s/%s/%s" % (variable_path, OPTIMIZER_SLOTS_NAME, optimizer_path, escape_local_name(slot_name))
 
 
 # ------------------------------------------------------------------------------------------ records
@@ -194,7 +153,8 @@ class ObjectGraph:
     @property
     def graph(self) -> "networkx.MultiDiGraph":
         """The nodes and edges as a networkx.MultiDiGraph (built on first use)."""
-        import networkx as nx  # imported on first use: loading `saver` must stay fast
+        # Imported on first use: networkx takes ~125 ms to import and only this view needs it.
+        import networkx as nx
         if self._graph is None:
             self._graph = nx.MultiDiGraph()
             self._graph.add_nodes_from(range(len(self._children)))
@@ -373,119 +333,11 @@ def _display(name: str) -> str:
     return name if name and name.isprintable() else repr(name)
 
 
-# ------------------------------------------------------------------------------------------ encoding
-
-
-class Var:
-    """A variable leaf for build_object_graph; the same Var object used twice is one node (shared)."""
-
-    def __init__(self, full_name: str, attribute: str = VARIABLE_VALUE_KEY):
-        self.full_name = full_name
-        self.attribute = attribute
-
-    def __repr__(self) -> str:
-        return "Var(%r)" % self.full_name
-
-
-def build_object_graph(root: Mapping, slots: Sequence[Tuple[object, object, str, str]] = ()) -> ObjectGraph:
-    """Builds the TrackableObjectGraph TF would write for a nested description.
-
-    Args:
-      root: a dict of local name -> child, where a child is a dict (an object; the same dict object twice is
-        one node), a `Var` (shared by identity) or a str (a new variable node with that full_name).  The
-        key ``".ATTRIBUTES"`` holds ``{attribute name: full_name}`` for the object itself.
-      slots: ``(optimizer, variable, slot_name, slot_full_name)`` where optimizer/variable are objects from
-        `root`; ordered as TF does (optimizers in node order, slot names sorted, variables in node order).
-
-    Returns:
-      The ObjectGraph, with node ids, checkpoint keys and has_checkpoint_values as TF assigns them.
-    """
-    objects: List[object] = [root]
-    ids = {id(root): 0}
-    children: List[List[Tuple[int, str]]] = [[]]
-    paths: List[str] = [""]
-    queue = deque([root])
-    while queue:  # breadth-first numbering, as graph_view.breadth_first_traversal
-        current = queue.popleft()
-        if not isinstance(current, Mapping):
-            continue
-        for name, child in current.items():
-            if name == OBJECT_ATTRIBUTES_NAME:
-                continue
-            if isinstance(child, str):
-                child = Var(child)
-            elif not isinstance(child, (Mapping, Var)):
-                raise TypeError("object %r: child %r must be a dict, Var or str, got %s"
-                                % (paths[ids[id(current)]], name, type(child).__name__))
-            if id(child) not in ids:
-                ids[id(child)] = len(objects)
-                objects.append(child)
-                children.append([])
-                paths.append((paths[ids[id(current)]] + "/" if ids[id(current)] else "") + escape_local_name(name))
-                queue.append(child)
-            children[ids[id(current)]].append((ids[id(child)], name))
-    reachable = len(objects)
-
-    def node_of(obj, what) -> int:
-        if id(obj) not in ids or ids[id(obj)] >= reachable:
-            raise ValueError("slot %s %r is not an object of the description" % (what, obj))
-        return ids[id(obj)]
-
-    slot_refs: Dict[int, List[_Proto.SlotVariableReference]] = {}
-    slot_nodes: List[Tuple[str, str]] = []
-    ordered = sorted(slots, key=lambda s: (node_of(s[0], "optimizer"), s[2], node_of(s[1], "variable")))
-    for optimizer, variable, slot_name, full_name in ordered:
-        optimizer_id, variable_id = node_of(optimizer, "optimizer"), node_of(variable, "variable")
-        slot_id = reachable + len(slot_nodes)
-        slot_nodes.append((slot_variable_key(paths[variable_id], paths[optimizer_id], slot_name), full_name))
-        slot_refs.setdefault(optimizer_id, []).append(_Proto.SlotVariableReference(
-            original_variable_node_id=variable_id, slot_name=slot_name, slot_variable_node_id=slot_id))
-
-    protos = []
-    for node_id, obj in enumerate(objects):
-        if isinstance(obj, Var):
-            attributes = {obj.attribute: obj.full_name}
-        else:
-            attributes = dict(obj.get(OBJECT_ATTRIBUTES_NAME, {}))
-        protos.append(_Proto(
-            children=[_Proto.ObjectReference(node_id=c, local_name=n) for c, n in children[node_id]],
-            attributes=[_Proto.SerializedTensor(name=a, full_name=f, checkpoint_key=checkpoint_key(paths[node_id], a))
-                        for a, f in attributes.items()],
-            slot_variables=slot_refs.get(node_id, [])))
-    for path, full_name in slot_nodes:
-        protos.append(_Proto(attributes=[_Proto.SerializedTensor(
-            name=VARIABLE_VALUE_KEY, full_name=full_name, checkpoint_key=checkpoint_key(path, VARIABLE_VALUE_KEY))]))
-    _add_checkpoint_values_check(protos)
-    return ObjectGraph(TrackableObjectGraph(nodes=protos), "built object graph")
-
-
-def _add_checkpoint_values_check(protos: List[_Proto]) -> None:
-    """Marks nodes holding values (attributes, slots, a registered saver) and all their ancestors (util.py)."""
-    parents: Dict[int, set] = {}
-    marked = set()
-    for node_id, proto in enumerate(protos):
-        if proto.attributes or proto.slot_variables or proto.registered_saver is not None:
-            marked.add(node_id)
-        for child in proto.children:
-            parents.setdefault(child.node_id, set()).add(node_id)
-    to_visit = set(marked)
-    while to_visit:
-        current = to_visit.pop()
-        for parent in parents.pop(current, ()):
-            if parent not in marked:
-                marked.add(parent)
-            to_visit.add(parent)
-    for node_id, proto in enumerate(protos):
-        proto.has_checkpoint_values = BoolValue(value=node_id in marked)
-
-
 # ------------------------------------------------------------------------------------ from a checkpoint
 
 
 def _object_graph_bytes(reader_or_prefix) -> Tuple[bytes, str]:
     if isinstance(reader_or_prefix, (str, os.PathLike)):
-        from saver.storage import state
-        from saver.format.bundle import BundleReader
         prefix = os.fspath(reader_or_prefix)
         if os.path.isdir(prefix):
             latest = state.latest_checkpoint(prefix)
@@ -527,5 +379,27 @@ def object_graph_from_checkpoint(reader_or_prefix) -> ObjectGraph:
 
 
 def object_graph_key_mapping(checkpoint_path) -> Dict[str, str]:
-    """full_name -> checkpoint_key over every attribute (TF's saver.object_graph_key_mapping)."""
-    return object_graph_from_checkpoint(checkpoint_path).full_name_to_key()
+    """{full_name: checkpoint key} over every attribute of a TF2 checkpoint's object graph (later wins), as
+    TF's saver.object_graph_key_mapping; object paths (``net/l1/_kernel``, also without leading underscores,
+    ``net/l1/kernel``) and the keys themselves map to their keys too, where that is unambiguous, so a
+    name-based Saver built with ``{object path or key: variable}`` restores.
+
+    Raises:
+        NotFoundError: if the checkpoint has no ``_CHECKPOINTABLE_OBJECT_GRAPH``.
+    """
+    graph = object_graph_from_checkpoint(checkpoint_path)
+    names_to_keys: Dict[str, str] = {}
+    aliases: Dict[str, set] = {}
+    suffix = "/" + OBJECT_ATTRIBUTES_NAME + "/" + VARIABLE_VALUE_KEY
+    for _, attribute in graph.attributes():
+        key = attribute.checkpoint_key
+        names_to_keys[attribute.full_name] = key
+        aliases.setdefault(key, set()).add(key)
+        if key.endswith(suffix):
+            path = key[:-len(suffix)]
+            aliases.setdefault(path, set()).add(key)
+            aliases.setdefault("/".join(part.lstrip("_") or part for part in path.split("/")), set()).add(key)
+    for alias, keys in aliases.items():
+        if alias not in names_to_keys and len(keys) == 1:
+            names_to_keys[alias] = next(iter(keys))
+    return names_to_keys

@@ -22,6 +22,7 @@ from graph.base.errors import OpError
 from graph.viz.figure import Edge, Figure, Node, render
 from graph.viz.picture import write_figure
 from saver.storage.object_graph import VARIABLE_VALUE_KEY, ObjectGraph, object_graph_from_checkpoint
+from saver.storage.reader import load_checkpoint
 
 __all__ = ["figure", "to_dot", "to_svg", "write", "classify", "OPTIMIZER_COLOR", "VARIABLE_COLOR", "SLOT_COLOR"]
 
@@ -71,7 +72,8 @@ def _hidden(graph: ObjectGraph, optimizers: Set[int]) -> Set[int]:
                 hidden.add(child)
     if not hidden:
         return hidden
-    import networkx as nx  # lazily, as everywhere in saver
+    # Imported on first use: networkx takes ~125 ms to import, and only pictures that hide nodes need it.
+    import networkx as nx
     visible = nx.DiGraph()
     visible.add_nodes_from(range(len(graph)))
     for node in graph:
@@ -106,7 +108,6 @@ def figure(object_graph, reader=None, simplify: bool = True, title: Optional[str
     ``reader`` (a CheckpointReader) adds each variable's dtype and shape to its box.
     """
     if isinstance(object_graph, (str, os.PathLike)):
-        from saver.storage.reader import load_checkpoint
         with load_checkpoint(object_graph) as opened:
             return figure(object_graph_from_checkpoint(opened), reader or opened, simplify, title)
     if not isinstance(object_graph, ObjectGraph):

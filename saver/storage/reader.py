@@ -12,17 +12,28 @@ Path resolution (what ``load_checkpoint`` accepts)::
 
 The chosen prefix is ``reader.prefix``; ``reader.resolved_from`` says how it was found.
 Shape and dtype maps hide the ``\\x00`` slice keys of partitioned tensors, as TF's do.
+
+An fsspec URL (``memory://``, ``s3://`` ...) is read from a staged copy: the bundle reader reads tensors
+on demand from local files, so :func:`load_checkpoint` copies the checkpoint's files (resolved the same
+way: a directory's state file, or a prefix, or one of its files) into a private temporary directory
+and removes the copy when the reader is closed.  ``file://`` URLs are read in place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import posixpath
 import re
+import shutil
+import tempfile
+from typing import Iterator
 
 import numpy as np
 
 from graph.base import dtypes
 from graph.base.errors import InvalidArgumentError, NotFoundError
+from graph.platform import file_io
 from saver.storage import state
 from saver.format.bundle_files import index_filename
 from saver.format.bundle_reader import BundleReader
@@ -30,7 +41,7 @@ from saver.format.coding import TensorSlice
 from saver.format.v1 import V1Reader, v1_files
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "load_variable",
-           "resolve_checkpoint_path"]
+           "resolve_checkpoint_path", "checkpoint_files", "local_checkpoint", "StagedCheckpointReader"]
 
 _DATA_SUFFIX = re.compile(r"\.data-\d{5}-of-\d{5}$")
 
@@ -215,14 +226,13 @@ def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - T
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
     """TF's ``tf.train.load_checkpoint``: a reader for a directory, prefix or checkpoint file.
 
-    An fsspec URL (``memory://``, ``s3://``, ...) is read through a staged local copy (saver/remote.py),
-    removed when the reader is closed; ``file://`` URLs are read in place.
+    An fsspec URL (``memory://``, ``s3://``, ...) is read through a staged local copy, removed when the
+    reader is closed; ``file://`` URLs are read in place.
     """
-    if isinstance(ckpt_dir_or_file, str) and "://" in ckpt_dir_or_file:
-        from saver.storage import remote  # lazily: fsspec is optional
-        if remote.is_url(ckpt_dir_or_file):
-            return remote.open_checkpoint(ckpt_dir_or_file)
-    return CheckpointReader(ckpt_dir_or_file)
+    local = file_io.local_path(ckpt_dir_or_file)
+    if local is None:
+        return StagedCheckpointReader(ckpt_dir_or_file)
+    return CheckpointReader(local)
 
 
 def list_variables(ckpt_dir_or_file: str) -> list[tuple[str, list[int]]]:
@@ -238,3 +248,98 @@ def load_variable(ckpt_dir_or_file: str, name: str) -> np.ndarray:
         name = name[:-2]
     with load_checkpoint(ckpt_dir_or_file) as reader:
         return reader.get_tensor(name)
+
+
+# ------------------------------------------------------------------------- checkpoints at URLs
+
+
+def checkpoint_files(url_prefix: str) -> list[str]:
+    """The files of a V2 checkpoint at a URL prefix: data shards (sorted), then the index (paths inside
+    the URL's file system).
+
+    Raises:
+        NotFoundError: if ``<prefix>.index`` does not exist.
+    """
+    fs, path = file_io.filesystem(url_prefix)
+    if not fs.exists(path + ".index"):
+        raise NotFoundError(f"{url_prefix}.index: no such file (not a V2 checkpoint prefix)")
+    data = sorted(p for p in fs.glob(file_io.glob_escape(path) + ".data-*") if _DATA_SUFFIX.search(p))
+    return data + [path + ".index"]
+
+
+def _resolve_url(url: str) -> str:
+    """A URL prefix for a directory (its ``checkpoint`` file), a prefix, or one of its files."""
+    fs, path = file_io.filesystem(url)
+    if fs.isdir(path):
+        try:
+            checkpoint_state = state.get_checkpoint_state(url)
+        except ValueError as error:
+            raise NotFoundError(f"{url}/{state.DEFAULT_LATEST_FILENAME}: {error}") from error
+        if checkpoint_state is None:
+            raise NotFoundError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {url}")
+        prefix = checkpoint_state.model_checkpoint_path
+        if not file_io.is_url(prefix):  # an absolute local path written elsewhere: the same path here
+            protocol = url[:url.index("://") + len("://")]
+            return protocol + prefix.lstrip("/")
+        return prefix
+    for suffix in (".index", ".meta"):
+        if url.endswith(suffix) and not fs.exists(path + ".index"):
+            return url[:-len(suffix)]
+    if _DATA_SUFFIX.search(url) and not fs.exists(path + ".index"):
+        return _DATA_SUFFIX.sub("", url)
+    return url
+
+
+@contextlib.contextmanager
+def local_checkpoint(path_or_url) -> Iterator[str]:
+    """Yields a local prefix a CheckpointReader (or Saver.restore) can open: the path itself, or a
+    staged copy of the checkpoint at a URL (its ``.meta`` too), removed when the block ends.
+
+    Raises:
+        NotFoundError: if the URL names no checkpoint.
+    """
+    local = file_io.local_path(path_or_url)
+    if local is not None:
+        yield local
+        return
+    url = _resolve_url(path_or_url)
+    fs, path = file_io.filesystem(url)
+    files = checkpoint_files(url)
+    if fs.exists(path + ".meta"):
+        files.append(path + ".meta")
+    directory = tempfile.mkdtemp(prefix="tf1-saver-remote-")
+    try:
+        name = posixpath.basename(path)
+        for remote_file in files:
+            fs.get_file(remote_file, os.path.join(directory, name + remote_file[len(path):]))
+        yield os.path.join(directory, name)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+class StagedCheckpointReader:
+    """A CheckpointReader over a staged copy of a checkpoint at a URL; closing it removes the copy."""
+
+    def __init__(self, url: str):
+        self._stage = local_checkpoint(url)
+        local = self._stage.__enter__()
+        try:
+            self._reader = CheckpointReader(local)
+        except BaseException:
+            self._stage.__exit__(None, None, None)
+            raise
+        self.url = url
+
+    def __getattr__(self, name):
+        return getattr(self._reader, name)
+
+    def __enter__(self) -> "StagedCheckpointReader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Closes the reader and removes the staged copy."""
+        self._reader.close()
+        self._stage.__exit__(None, None, None)

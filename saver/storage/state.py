@@ -17,16 +17,13 @@ and rejects the rest with :class:`ParseError` naming line and column.  Both dire
 applied to the message declared here; this module only checks the string values a user may set.
 
 The file is written atomically: ``<dir>/<latest_filename>.tmp<uuid4 hex>``, then renamed.  File access is
-kept in a few small private functions (``_read_bytes``, ``_write_atomic`` ...); for an fsspec URL
-(``memory://``, ``s3://`` ...) they go through saver/remote.py, so every function here takes a checkpoint
-directory or prefix URL too.  A URL counts as an absolute path.
+graph/platform/file_io.py (local paths and fsspec URLs such as ``memory://``, ``s3://``), so every function
+here takes a checkpoint directory or prefix URL too.  A URL counts as an absolute path.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import errno
-import glob
 import logging
 import os
 import re
@@ -35,10 +32,10 @@ import uuid
 from typing import Callable, Iterator, List, Optional, Sequence
 
 from graph.base import errors
+from graph.platform import file_io
 from graph.proto import text_format
 from graph.proto.protobuf import DOUBLE, STRING, Field, Message
 from graph.proto.text_format import ParseError  # text_format.ParseError: line, column, GetLine(), GetColumn()
-from saver.storage import remote
 
 __all__ = [
     "CheckpointState", "ParseError", "LEGACY", "V1", "V2",
@@ -126,92 +123,19 @@ def _parse(text: str) -> CheckpointState:
 # ------------------------------------------------------------------------------------- file access
 
 
-def _os_error(e: OSError, path: str) -> errors.OpError:
-    """The TF error class for a failed file operation, naming the file."""
-    message = "%s; %s" % (path, e.strerror or e)
-    if e.errno == errno.ENOENT:
-        return errors.NotFoundError(message)
-    if e.errno in (errno.EACCES, errno.EPERM):
-        return errors.PermissionDeniedError(None, None, message)
-    return errors.FailedPreconditionError(message)
+def _temp_state_filename(path: str) -> str:
+    """file_io.atomic_write_string_to_file's temporary name: ``<path>.tmp<uuid4 hex>``."""
+    return path + _TEMP_INFIX + uuid.uuid4().hex
 
 
-def _isabs(path: str) -> bool:
-    return remote.is_url(path) or os.path.isabs(path)
-
-
-def _relpath(path: str, start: str) -> str:
-    if remote.is_url(path) or remote.is_url(start):  # the part of a URL below the URL directory `start`
-        head = start if start.endswith("/") else start + "/"
-        return path[len(head):] if path.startswith(head) else path
-    return os.path.relpath(path, start)
-
-
-def _read_bytes(path: str) -> bytes:
-    if remote.local_path(path) is None:
-        return remote.read_bytes(path)
-    path = remote.local_path(path)
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise _os_error(e, path) from e
-
-
-def _exists(path: str) -> bool:
-    if remote.local_path(path) is None:
-        return remote.exists(path)
-    return os.path.exists(remote.local_path(path))
-
-
-def _glob(pattern: str) -> List[str]:
-    """Files matching a TF glob (``*``, ``?``, ``[...]``); a plain path matches itself if it exists."""
-    if remote.local_path(pattern) is None:
-        return remote.glob(pattern)
-    pattern = remote.local_path(pattern)
-    if not glob.has_magic(pattern):
-        return [pattern] if os.path.exists(pattern) else []
-    return sorted(glob.glob(pattern, include_hidden=True))
-
-
-def _mtime_seconds(path: str) -> float:
-    if remote.local_path(path) is None:
-        return remote.mtime_seconds(path)
-    # TF's PosixFileSystem::Stat keeps whole seconds only (mtime_nsec = st_mtime * 1e9).
-    return float(os.stat(remote.local_path(path)).st_mtime_ns // 1_000_000_000)
-
-
-def _remove(path: str):
-    if remote.local_path(path) is None:
-        remote.remove(path)
-    else:
-        os.remove(remote.local_path(path))
-
-
-def _write_atomic(path: str, data: bytes):
+def _write_atomic(path: str, data: bytes) -> None:
     """Writes `path` as TF's atomic_write_string_to_file: a `.tmp<uuid4 hex>` sibling, then rename.
 
     Raises:
       OpError: NotFoundError, PermissionDeniedError or FailedPreconditionError naming the file; no temporary
         file is left behind.
     """
-    if remote.local_path(path) is None:
-        remote.write_bytes(path, data)
-        return
-    path = remote.local_path(path)
-    temp = path + _TEMP_INFIX + uuid.uuid4().hex
-    try:
-        with open(temp, "wb") as f:
-            f.write(data)
-        os.replace(temp, path)
-    except BaseException as e:
-        try:
-            os.remove(temp)
-        except OSError:
-            pass  # never created, or already renamed: the error below is the one worth reporting
-        if isinstance(e, OSError):
-            raise _os_error(e, temp if e.filename == temp and e.filename2 is None else path) from e
-        raise
+    file_io.write_bytes(path, data, temp_name=_temp_state_filename)
 
 
 # ------------------------------------------------------------------- checkpoint_management functions
@@ -248,10 +172,10 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
         raise ValueError("Checkpoint timestamps, if provided, must match checkpoint paths (got paths %s and "
                          "timestamps %s)" % (paths, list(all_model_checkpoint_timestamps)))
     # Relative paths are rewritten relative to a relative save_dir ("rel/m-8" -> "m-8").
-    if not _isabs(save_dir):
-        if not _isabs(model_checkpoint_path):
+    if not file_io.isabs(save_dir):
+        if not file_io.isabs(model_checkpoint_path):
             model_checkpoint_path = os.path.relpath(model_checkpoint_path, save_dir)
-        paths = [p if _isabs(p) else os.path.relpath(p, save_dir) for p in paths]
+        paths = [p if file_io.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
     return CheckpointState(
         model_checkpoint_path=model_checkpoint_path,
         all_model_checkpoint_paths=paths,
@@ -293,7 +217,7 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
     paths = list(all_model_checkpoint_paths or [])
     if save_relative_paths:
         def relative(p):
-            return _relpath(p, save_dir) if _isabs(p) else p
+            return file_io.relpath(p, save_dir) if file_io.isabs(p) else p
         state = generate_checkpoint_state_proto(
             save_dir, relative(model_checkpoint_path), [relative(p) for p in paths],
             all_model_checkpoint_timestamps, last_preserved_timestamp)
@@ -318,10 +242,10 @@ def get_checkpoint_state(checkpoint_dir, latest_filename: Optional[str] = None) 
     if isinstance(checkpoint_dir, os.PathLike):
         checkpoint_dir = os.fspath(checkpoint_dir)
     filename = _state_filename(checkpoint_dir, latest_filename)
-    if not _exists(filename):
+    if not file_io.exists(filename):
         return None
     try:
-        data = _read_bytes(filename)
+        data = file_io.read_bytes(filename)
     except errors.OpError as e:
         logger.warning("%s: %s", type(e).__name__, e)
         logger.warning("%s: Checkpoint ignored", filename)
@@ -339,9 +263,9 @@ def get_checkpoint_state(checkpoint_dir, latest_filename: Optional[str] = None) 
         return None
     if not state.model_checkpoint_path:
         raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
-    if not _isabs(state.model_checkpoint_path):
+    if not file_io.isabs(state.model_checkpoint_path):
         state.model_checkpoint_path = os.path.join(checkpoint_dir, state.model_checkpoint_path)
-    state.all_model_checkpoint_paths = [p if _isabs(p) else os.path.join(checkpoint_dir, p)
+    state.all_model_checkpoint_paths = [p if file_io.isabs(p) else os.path.join(checkpoint_dir, p)
                                         for p in state.all_model_checkpoint_paths]
     return state
 
@@ -356,7 +280,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename: Optional[str] = None) -> 
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state and state.model_checkpoint_path:
         prefix = state.model_checkpoint_path
-        if _glob(prefix_to_checkpoint_path(prefix, V2)) or _glob(prefix_to_checkpoint_path(prefix, V1)):
+        if file_io.glob(prefix_to_checkpoint_path(prefix, V2)) or file_io.glob(prefix_to_checkpoint_path(prefix, V1)):
             return prefix
         logger.error("Couldn't match files for checkpoint %s", prefix)
     return None
@@ -364,7 +288,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename: Optional[str] = None) -> 
 
 def checkpoint_exists_internal(checkpoint_prefix: str) -> bool:
     """True if a V2 (``<prefix>.index``) or V1 (the prefix, a glob) checkpoint exists."""
-    return bool(_glob(prefix_to_checkpoint_path(checkpoint_prefix, V2)) or _glob(checkpoint_prefix))
+    return bool(file_io.glob(prefix_to_checkpoint_path(checkpoint_prefix, V2)) or file_io.glob(checkpoint_prefix))
 
 
 def checkpoint_exists(checkpoint_prefix: str) -> bool:
@@ -377,17 +301,17 @@ def get_checkpoint_mtimes(checkpoint_prefixes: Sequence[str]) -> List[float]:
     mtimes = []
     for prefix in checkpoint_prefixes:
         for pattern in (prefix_to_checkpoint_path(prefix, V2), prefix):
-            names = _glob(pattern)
+            names = file_io.glob(pattern)
             if names:
-                mtimes.append(_mtime_seconds(names[0]))
+                mtimes.append(file_io.mtime_seconds(names[0]))
                 break
     return mtimes
 
 
 def _delete_file_if_exists(pattern: str):
-    for name in _glob(pattern):
+    for name in file_io.glob(pattern):
         try:
-            _remove(name)
+            file_io.remove(name)
         except FileNotFoundError:
             logger.warning("Hit NotFoundError when deleting '%s', possibly because another process/thread is "
                            "also deleting/moving the same file", name)

@@ -246,7 +246,7 @@ TARGETS = {
 
 def seeds(ws: Workspace) -> dict[str, list[bytes]]:
     """A few valid inputs per target, for mutation-based fuzzers to start from."""
-    from saver.storage.object_graph import build_object_graph
+    from saver.storage.object_graph_builder import build_object_graph
     from saver.format.v1 import write_v1_checkpoint
     path = os.path.join(ws.directory, "seed_v1")
     write_v1_checkpoint(path, {"a": np.arange(3, dtype=np.float32), "s": np.array([b"x"], dtype=object)})

@@ -10,7 +10,8 @@ from graph.base import errors
 from graph.base import kernels
 from graph.core import graph as graph_lib
 from graph.variables.partitioning import fixed_size_partitioner
-from saver import meta_graph
+from saver import meta_graph, meta_graph_import
+from saver import saver as saver_lib
 from saver.meta_graph import CollectionDef, MetaGraphDef, SaverDef, VariableDef
 from saver.storage.reader import load_checkpoint
 
@@ -74,7 +75,7 @@ def test_round_trip_here_with_scope_collections_and_restore(tmp_path):
         prefix, expected, values = save(tf, "partitioned", str(tmp_path))
     assert os.path.getsize(prefix + ".meta") < 20_000
     with graph_lib.Graph().as_default() as g:
-        saver = meta_graph.import_meta_graph(prefix + ".meta", import_scope="imp")
+        saver = saver_lib.import_meta_graph(prefix + ".meta", import_scope="imp")
         variables = tf.global_variables()
         assert [v.name for v in variables] == ["imp/" + name + ":0" for name in values]
         assert tf.trainable_variables()[0] is variables[0]  # one Variable object in both collections
@@ -100,10 +101,10 @@ def test_text_format_clear_devices_and_atomic_write(tmp_path):
         assert sorted(os.listdir(path.parent)) == ["m.meta"]  # no temp file left behind
         text = path.read_text()
     assert text.startswith("meta_info_def {") and 'version: V2' in text and "device:" not in text
-    read = meta_graph.read_meta_graph_file(path)
+    read = meta_graph_import.read_meta_graph_file(path)
     assert read.to_bytes(deterministic=True) == meta.to_bytes(deterministic=True)
     with graph_lib.Graph().as_default():
-        meta_graph.import_meta_graph(read)
+        saver_lib.import_meta_graph(read)
         assert tf.get_default_graph().get_operation_by_name("c").device == ""
 
 
@@ -112,11 +113,11 @@ def test_import_clear_devices_and_device_scopes(tmp_path):
         saver, _ = build(tf, "sharded")
         meta = meta_graph.export_meta_graph(saver_def=saver.saver_def)
     with graph_lib.Graph().as_default() as g:
-        meta_graph.import_meta_graph(meta)
+        saver_lib.import_meta_graph(meta)
         assert g.get_operation_by_name("c").device == "/device:CPU:1"
         assert g.get_operation_by_name("c/Assign").device == "/device:CPU:1"
     with graph_lib.Graph().as_default() as g:
-        meta_graph.import_meta_graph(meta, clear_devices=True)
+        saver_lib.import_meta_graph(meta, clear_devices=True)
         assert {op.device for op in g.get_operations()} == {""}
 
 
@@ -134,8 +135,8 @@ def test_export_scope_unbound_inputs_and_input_map():
     with graph_lib.Graph().as_default() as g:
         feed = tf.constant([2.0, 3.0], name="feed")
         with pytest.raises(ValueError, match="unbound inputs"):
-            meta_graph.import_meta_graph(meta, import_scope="again")
-        meta_graph.import_meta_graph(meta, import_scope="copy", input_map={"$unbound_inputs_x": feed})
+            saver_lib.import_meta_graph(meta, import_scope="again")
+        saver_lib.import_meta_graph(meta, import_scope="copy", input_map={"$unbound_inputs_x": feed})
         assert [v.name for v in tf.global_variables()] == ["copy/w:0"]
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
@@ -153,7 +154,7 @@ def test_strip_default_attrs_and_saver_writes_meta(tmp_path):
             prefix = saver.save(sess, str(tmp_path / "m"))
     assert os.path.exists(prefix + ".meta")
     with graph_lib.Graph().as_default() as g:
-        restored = meta_graph.import_meta_graph(meta)
+        restored = saver_lib.import_meta_graph(meta)
         assert g.get_operation_by_name("a/Assign").get_attr("use_locking") is True  # defaults come back
         with tf.Session() as sess:
             restored.restore(sess, prefix)
@@ -182,23 +183,23 @@ def test_collection_kinds_and_describe():
     assert (step_def.variable_name, step_def.initializer_name, step_def.snapshot_name) == \
         ("global_step:0", "global_step/Assign", "global_step/read:0")
     assert SaverDef.from_bytes(meta.collection_def["savers"].bytes_list.value[0]) == meta.saver_def
-    listing = meta_graph.describe_meta_graph(meta)
+    listing = meta_graph_import.describe_meta_graph(meta)
     assert "VariableV2" in listing and "global_step:0" in listing and "restore_all" in listing
     with graph_lib.Graph().as_default() as g:
-        meta_graph.import_meta_graph(meta)
+        saver_lib.import_meta_graph(meta)
         assert g.get_collection("global_step")[0] is tf.global_variables()[2]
         assert g.get_collection(tf.GraphKeys.SAVERS)[0].saver_def == meta.saver_def
 
 
 def test_bad_files(tmp_path):
     with pytest.raises(OSError, match="does not exist"):
-        meta_graph.read_meta_graph_file(tmp_path / "none.meta")
+        meta_graph_import.read_meta_graph_file(tmp_path / "none.meta")
     garbage = tmp_path / "garbage.meta"
     garbage.write_bytes(b"\xff\xfe not a proto {")
     with pytest.raises(OSError, match="Cannot parse"):
-        meta_graph.read_meta_graph_file(garbage)
+        meta_graph_import.read_meta_graph_file(garbage)
     with graph_lib.Graph().as_default():
-        assert meta_graph.import_meta_graph(MetaGraphDef()) is None
+        assert saver_lib.import_meta_graph(MetaGraphDef()) is None
 
 
 # ------------------------------------------------------------------------------------- TensorFlow as oracle
@@ -235,7 +236,7 @@ def test_we_import_tensorflow_meta_restore_and_compute(tf1, two_cpus, tmp_path, 
     if kind == "plain":  # TF's text format as well
         tf1.train.export_meta_graph(prefix + ".meta", as_text=True)
     with graph_lib.Graph().as_default() as g:
-        saver = meta_graph.import_meta_graph(prefix + ".meta")
+        saver = saver_lib.import_meta_graph(prefix + ".meta")
         assert [v.op.name for v in tf.global_variables()] == list(values)
         with tf.Session() as sess:
             saver.restore(sess, prefix)
@@ -259,7 +260,7 @@ def test_tensorflow_meta_survives_a_round_trip_through_us(tf1, tmp_path):
     prefix, expected, _ = save(tf1, "adam", str(tmp_path))
     again = str(tmp_path / "again.meta")
     with graph_lib.Graph().as_default():
-        saver = meta_graph.import_meta_graph(prefix + ".meta")
+        saver = saver_lib.import_meta_graph(prefix + ".meta")
         saver.export_meta_graph(again)
     with tf1.Graph().as_default():
         restored = tf1.train.import_meta_graph(again)
@@ -296,7 +297,7 @@ def test_tensorflow_while_loop_text_meta_imports_lists_missing_kernels_and_goes_
         saver.export_meta_graph(prefix + ".meta", as_text=True)
     again = str(tmp_path / "again.meta")
     with graph_lib.Graph().as_default() as g:
-        ours = meta_graph.import_meta_graph(prefix + ".meta")
+        ours = saver_lib.import_meta_graph(prefix + ".meta")
         assert len(g.get_collection("while_context")) == 1  # kept as the bytes TF wrote
         missing = sorted({op.type for op in g.get_operations() if kernels.lookup(op.type) is None})
         with tf.Session() as sess:
@@ -345,11 +346,11 @@ def test_cond_contexts_round_trip_here(tmp_path):
     with graph_lib.Graph().as_default() as g:
         prefix, expected = save_cond(tf, str(tmp_path))
         contexts = g.get_collection("cond_context")
-    meta = meta_graph.read_meta_graph_file(prefix + ".meta")
+    meta = meta_graph_import.read_meta_graph_file(prefix + ".meta")
     assert meta.collection_def["cond_context"].which_oneof("kind") == "bytes_list"
     assert len(meta.collection_def["cond_context"].bytes_list.value) == len(contexts) == 8
     with graph_lib.Graph().as_default() as g:
-        saver = meta_graph.import_meta_graph(prefix + ".meta")
+        saver = saver_lib.import_meta_graph(prefix + ".meta")
         rebuilt = g.get_collection("cond_context")
         assert [c.name for c in rebuilt] == [c.name for c in contexts]
         outer = rebuilt[4]
@@ -362,7 +363,7 @@ def test_cond_contexts_round_trip_here(tmp_path):
             assert run_cond(tf, sess) == expected
     assert again.collection_def["cond_context"] == meta.collection_def["cond_context"]
     with graph_lib.Graph().as_default() as g:
-        meta_graph.import_meta_graph(meta, import_scope="imp")
+        saver_lib.import_meta_graph(meta, import_scope="imp")
         assert g.get_collection("cond_context")[0].pivot.name == "imp/cond/switch_t:0"
         scoped = meta_graph.export_meta_graph(export_scope="imp")
     scoped_values = scoped.collection_def["cond_context"].bytes_list.value
@@ -374,13 +375,13 @@ def test_cond_contexts_round_trip_here(tmp_path):
 @pytest.mark.tf
 def test_cond_contexts_with_tensorflow_both_ways(tf1, tmp_path):
     from tensorflow.core.protobuf import control_flow_pb2
-    from saver.control_flow_context import CondContextDef
+    from graph.io.control_flow_context import CondContextDef
     theirs_prefix, expected = save_cond(tf1, str(tmp_path / "tf"))
     theirs = tf1.train.export_meta_graph().collection_def["cond_context"].bytes_list.value
     with graph_lib.Graph().as_default():
         ours_prefix, ours_expected = save_cond(tf, str(tmp_path / "ours"))
     assert ours_expected == expected
-    ours = meta_graph.read_meta_graph_file(ours_prefix + ".meta").collection_def["cond_context"].bytes_list.value
+    ours = meta_graph_import.read_meta_graph_file(ours_prefix + ".meta").collection_def["cond_context"].bytes_list.value
     # The same protos; TF writes external_values in its hash table's order (it changes from run to run),
     # we write them sorted, which is TF's deterministic serialization.
     assert [control_flow_pb2.CondContextDef.FromString(data).SerializeToString(deterministic=True)
@@ -393,7 +394,7 @@ def test_cond_contexts_with_tensorflow_both_ways(tf1, tmp_path):
             saver.restore(sess, ours_prefix)
             assert run_cond(tf1, sess) == expected
     with graph_lib.Graph().as_default():  # we import TensorFlow's, restore, run, and write its contexts back
-        saver = meta_graph.import_meta_graph(theirs_prefix + ".meta")
+        saver = saver_lib.import_meta_graph(theirs_prefix + ".meta")
         with tf.Session() as sess:
             saver.restore(sess, theirs_prefix)
             assert run_cond(tf, sess) == expected

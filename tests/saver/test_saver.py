@@ -479,14 +479,15 @@ def test_object_based_slots_restore_into_tf1_names(g):
 
 def test_scoped_saver_def_names_use_tensorflows_name_scope_rules(g):
     # Saver.from_proto / to_proto go through TF's ops.prepend_name_scope / strip_name_scope (one copy, in
-    # graph.variables.variables), which keep a control input's '^' and a colocation group's 'loc:@' in front of the scope.
+    # graph.core.name_scopes), which keep a control input's '^' and a colocation group's 'loc:@' in front of the scope.
+    from graph.core import name_scopes
     from graph.variables import variables
-    assert saver_lib._prepend_name_scope is variables._prepend_name_scope
-    assert saver_lib._strip_name_scope is variables._strip_name_scope
-    assert saver_lib._prepend_name_scope("^save/restore_all", "imp/") == "^imp/save/restore_all"
-    assert saver_lib._prepend_name_scope("loc:@save/Const", "imp") == "loc:@imp/save/Const"
-    assert saver_lib._strip_name_scope("^imp/save/restore_all", "imp/") == "^save/restore_all"
-    assert saver_lib._strip_name_scope("loc:@imp//save/Const", "imp") == "loc:@save/Const"
+    assert saver_lib.prepend_name_scope is name_scopes.prepend_name_scope is variables._prepend_name_scope
+    assert saver_lib.strip_name_scope is name_scopes.strip_name_scope is variables._strip_name_scope
+    assert saver_lib.prepend_name_scope("^save/restore_all", "imp/") == "^imp/save/restore_all"
+    assert saver_lib.prepend_name_scope("loc:@save/Const", "imp") == "loc:@imp/save/Const"
+    assert saver_lib.strip_name_scope("^imp/save/restore_all", "imp/") == "^save/restore_all"
+    assert saver_lib.strip_name_scope("loc:@imp//save/Const", "imp") == "loc:@save/Const"
     saver_def = SaverDef(filename_tensor_name="save/Const:0", save_tensor_name="save/control_dependency:0",
                          restore_op_name="save/restore_all", version=SaverDef.V2)
     imported = Saver.from_proto(saver_def, import_scope="imp/")

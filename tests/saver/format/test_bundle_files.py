@@ -1,14 +1,17 @@
-"""Tests for saver/bundle_files.py: names, gathered and chunked writes, reads into a buffer, checksums."""
+"""Tests for saver/format/bundle_files.py: names, gathered and chunked writes, reads into a buffer, checksums."""
 
+import inspect
 import os
 
 import numpy as np
 import pytest
 
 from graph.base.errors import DataLossError, NotFoundError
-from saver.format import crc
+from saver.format import crc, v1
 from saver.format.bundle_files import (CHUNK_SIZE, SMALL_WRITE, DataFileReader, DataFileWriter, data_filename,
-                                index_filename, make_parent_directory, temp_filename)
+                                index_filename, make_parent_directory)
+from graph.platform.file_io import temp_filename
+from saver.storage import export
 
 
 def test_names():
@@ -67,25 +70,7 @@ def test_read_into_checks_length_and_checksums(tmp_path):
     os.remove(path)
 
 
-def test_atomic_file_renames_only_on_success(tmp_path):
-    from saver.format.bundle_files import atomic_file
-    path = tmp_path / "out.bin"
-    path.write_bytes(b"old")
-    with pytest.raises(RuntimeError):
-        with atomic_file(str(path)) as file:
-            file.write(b"half")
-            assert [p.name for p in tmp_path.iterdir() if "tempstate" in p.name]  # written beside the target
-            raise RuntimeError("interrupted")
-    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
-    with atomic_file(str(path)) as file:
-        file.write(b"new")
-    assert path.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
-
-
 def test_export_and_v1_writers_use_atomic_file():
-    import inspect
-    from saver.storage import export
-    from saver.format import v1
     assert "atomic_file(" in inspect.getsource(export.write_tensors)
     assert "atomic_file(" in inspect.getsource(v1.write_v1_checkpoint)
     assert "os.replace" not in inspect.getsource(export) and "os.replace" not in inspect.getsource(v1)

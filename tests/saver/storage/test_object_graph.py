@@ -13,7 +13,8 @@ import pytest
 
 from graph.base.errors import DataLossError, NotFoundError
 from saver.storage import object_graph as og
-from saver.storage.object_graph import ObjectGraph, Var, build_object_graph
+from saver.storage.object_graph import ObjectGraph
+from saver.storage.object_graph_builder import Var, build_object_graph
 from saver.format.proto import TrackableObjectGraph
 
 from tests import TEST_DATA

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from saver.storage import picture
-from saver.storage.object_graph import Var, build_object_graph, object_graph_from_checkpoint
+from saver.storage.object_graph import object_graph_from_checkpoint
+from saver.storage.object_graph_builder import Var, build_object_graph
 from saver.storage.reader import load_checkpoint
 
 from tests import TEST_DATA

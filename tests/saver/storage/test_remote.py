@@ -1,4 +1,5 @@
-"""saver/remote.py: checkpoints at fsspec URLs, tested on the in-memory filesystem."""
+"""saver/storage/remote.py (and URL reading in saver/storage/reader.py): checkpoints at fsspec URLs, tested on
+the in-memory filesystem."""
 
 import os
 import secrets
@@ -11,6 +12,8 @@ fsspec = pytest.importorskip("fsspec")
 import graph.compat.v1 as tf  # noqa: E402
 from graph.base.errors import NotFoundError  # noqa: E402
 from graph.core.graph import Graph  # noqa: E402
+from graph.platform import file_io  # noqa: E402
+from saver.storage import reader as reader_lib  # noqa: E402
 from saver.storage import remote  # noqa: E402
 from saver.format.bundle import write_checkpoint  # noqa: E402
 from saver.storage.reader import list_variables, load_checkpoint, load_variable  # noqa: E402
@@ -30,19 +33,12 @@ def memory_dir():
         fs.rm(url[len("memory://"):], recursive=True)
 
 
-def test_url_recognition():
-    assert remote.is_url("memory://x") and remote.is_url("s3://bucket/k") and remote.is_url("file:///tmp/x")
-    assert not remote.is_url("/tmp/x") and not remote.is_url("c:relative")
-    assert remote.local_path("file:///tmp/x") == "/tmp/x" and remote.local_path("model.ckpt") == "model.ckpt"
-    assert remote.local_path("memory://x") is None
-
-
 def test_write_then_read_through_memory(memory_dir):
     url = memory_dir + "/model.ckpt"
     with remote.local_output(url) as local:
-        assert not remote.is_url(local)
+        assert not file_io.is_url(local)
         write_checkpoint(local, {"w": np.arange(4, dtype=np.float32), "s": np.array(b"text", dtype=object)})
-    files = remote.checkpoint_files(url)
+    files = reader_lib.checkpoint_files(url)
     assert [f.rsplit("/", 1)[1] for f in files] == ["model.ckpt.data-00000-of-00001", "model.ckpt.index"]
     with load_checkpoint(url) as reader:  # tf.train.load_checkpoint takes URLs
         assert reader.get_tensor("w").tolist() == [0, 1, 2, 3]
@@ -68,7 +64,7 @@ def test_failed_write_uploads_nothing(memory_dir):
             write_checkpoint(local, {"v": [1.0]})
             raise RuntimeError("training crashed")
     with pytest.raises(NotFoundError):
-        remote.checkpoint_files(memory_dir + "/m")
+        reader_lib.checkpoint_files(memory_dir + "/m")
 
 
 def test_saver_save_and_restore_with_state_file(memory_dir):
@@ -81,7 +77,7 @@ def test_saver_save_and_restore_with_state_file(memory_dir):
             sess.run(v.assign([5.0, 6.0]))
             second = remote.save(saver, sess, memory_dir + "/model.ckpt", global_step=2)
         assert first.endswith("/model.ckpt-1") and second.endswith("/model.ckpt-2")
-        state = remote.read_bytes(memory_dir + "/checkpoint").decode()  # absolute, as TF (save_relative_paths)
+        state = file_io.read_bytes(memory_dir + "/checkpoint").decode()  # absolute, as TF (save_relative_paths)
         assert state == (f'model_checkpoint_path: "{second}"\nall_model_checkpoint_paths: "{first}"\n'
                          f'all_model_checkpoint_paths: "{second}"\n')
         assert remote.latest_checkpoint(memory_dir) == second
@@ -90,8 +86,8 @@ def test_saver_save_and_restore_with_state_file(memory_dir):
             assert sess.run(v).tolist() == [5.0, 6.0]
             remote.restore(saver, sess, first)
             assert sess.run(v).tolist() == [1.0, 2.0]
-    assert remote.checkpoint_files(second)[-1].endswith(".index")
-    with remote.local_checkpoint(second) as local:
+    assert reader_lib.checkpoint_files(second)[-1].endswith(".index")
+    with reader_lib.local_checkpoint(second) as local:
         assert os.path.exists(local + ".meta")  # the meta graph travels with the checkpoint
 
 
@@ -123,12 +119,7 @@ def test_missing_remote_checkpoints(memory_dir):
         load_checkpoint(memory_dir)
     assert remote.latest_checkpoint(memory_dir) is None
     with pytest.raises(NotFoundError):
-        remote.read_bytes(memory_dir + "/checkpoint")
-
-
-def test_unknown_protocol_names_the_fix():
-    with pytest.raises(ImportError, match="backend"):
-        remote.filesystem("nosuchprotocol://x")
+        file_io.read_bytes(memory_dir + "/checkpoint")
 
 
 def test_command_line_reads_and_writes_urls(memory_dir, capsys):
@@ -180,12 +171,12 @@ def test_saver_save_options_pass_through_for_urls(memory_dir, tmp_path):
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             first = saver.save(sess, memory_dir + "/m", latest_filename="latest", meta_graph_suffix="mg")
-            assert remote.read_bytes(memory_dir + "/latest").decode() == \
+            assert file_io.read_bytes(memory_dir + "/latest").decode() == \
                 'model_checkpoint_path: "m"\nall_model_checkpoint_paths: "m"\n'
-            assert remote.exists(memory_dir + "/m.mg") and not remote.exists(memory_dir + "/checkpoint")
+            assert file_io.exists(memory_dir + "/m.mg") and not file_io.exists(memory_dir + "/checkpoint")
             assert tf.train.latest_checkpoint(memory_dir, latest_filename="latest") == first
             second = saver.save(sess, memory_dir + "/n", write_meta_graph=False, write_state=False)
-            assert remote.exists(second + ".index") and not remote.exists(second + ".meta")
+            assert file_io.exists(second + ".index") and not file_io.exists(second + ".meta")
             assert tf.train.latest_checkpoint(memory_dir, latest_filename="latest") == first
             local = saver.save(sess, "file://" + str(tmp_path / "f"))  # file:// is used in place
             assert local == str(tmp_path / "f") and os.path.exists(local + ".index")

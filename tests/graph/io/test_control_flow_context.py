@@ -1,10 +1,10 @@
-"""Tests for saver/control_flow_context.py: CondContextDef messages and CondContexts both ways."""
+"""Tests for graph/io/control_flow_context.py: CondContextDef messages and CondContexts both ways."""
 
 import pytest
 
 import graph.compat.v1 as tf
 from graph.core import graph as graph_lib
-from saver import control_flow_context as cfc
+from graph.io import control_flow_context as cfc
 
 
 def sample() -> cfc.CondContextDef:

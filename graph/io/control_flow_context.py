@@ -1,6 +1,6 @@
 """Control-flow contexts in a MetaGraphDef: the ``cond_context`` collection as CondContextDef bytes, both ways.
 
-Layout (tensorflow/core/protobuf/control_flow.proto; proto3, wire format as graph/protobuf.py)::
+Layout (tensorflow/core/protobuf/control_flow.proto; proto3, wire format as graph/proto/protobuf.py)::
 
     ValuesDef             : 1 values string*, 2 external_values map<string, string>
     ControlFlowContextDef : oneof ctxt {1 cond_ctxt CondContextDef, 2 while_ctxt WhileContextDef}
@@ -26,10 +26,10 @@ from __future__ import annotations
 import logging
 
 from graph.core import graph as graph_lib
-from graph.ops.control_flow_ops import CondContext, _set_context
+from graph.ops.control_flow_ops import CondContext, set_control_flow_context
 from graph.core.graph import Operation
 from graph.proto.protobuf import BOOL, INT32, STRING, Field, MapField, Message
-from graph.variables.variables import _prepend_name_scope, _strip_name_scope
+from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 
 __all__ = ["ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
            "cond_context_to_proto", "cond_context_from_proto", "context_bytes", "context_from_bytes"]
@@ -99,14 +99,14 @@ def cond_context_to_proto(context: CondContext, export_scope: str | None = None)
     if export_scope is not None and not context.name.startswith(export_scope):
         return None
     values_def = ValuesDef(
-        values=[_strip_name_scope(name, export_scope) for name in sorted(context._values)],
-        external_values={_strip_name_scope(key, export_scope): _strip_name_scope(tensor.name, export_scope)
+        values=[strip_name_scope(name, export_scope) for name in sorted(context._values)],
+        external_values={strip_name_scope(key, export_scope): strip_name_scope(tensor.name, export_scope)
                          for key, tensor in context._external_values.items()})
     nested = [ControlFlowContextDef(cond_ctxt=cond_context_to_proto(inner)) for inner in _nested_contexts(context)]
     return CondContextDef(
-        context_name=_strip_name_scope(context.name, export_scope),
-        pred_name=_strip_name_scope(context.pred.name, export_scope),
-        pivot_name=_strip_name_scope(context.pivot.name, export_scope),
+        context_name=strip_name_scope(context.name, export_scope),
+        pred_name=strip_name_scope(context.pred.name, export_scope),
+        pivot_name=strip_name_scope(context.pivot.name, export_scope),
         branch=context.branch, values_def=values_def, nested_contexts=nested)
 
 
@@ -160,9 +160,9 @@ def cond_context_from_proto(context_def: CondContextDef, import_scope: str | Non
     context = CondContext.__new__(CondContext)
     graph.unique_name("cond_text")  # TF's constructor reserves its default name before the proto's replaces it
     context._graph = graph
-    context._name = _prepend_name_scope(context_def.context_name, import_scope)
-    context._pred = _tensor(graph, _prepend_name_scope(context_def.pred_name, import_scope), context_def)
-    context._pivot = _tensor(graph, _prepend_name_scope(context_def.pivot_name, import_scope), context_def)
+    context._name = prepend_name_scope(context_def.context_name, import_scope)
+    context._pred = _tensor(graph, prepend_name_scope(context_def.pred_name, import_scope), context_def)
+    context._pivot = _tensor(graph, prepend_name_scope(context_def.pivot_name, import_scope), context_def)
     context._branch = context_def.branch
     context._outer_context = graph._control_flow_context
     context._context_stack = []
@@ -170,14 +170,14 @@ def cond_context_from_proto(context_def: CondContextDef, import_scope: str | Non
     if context._outer_context is not None:
         context._outer_context.__dict__.setdefault("_nested_contexts", []).append(context)
     values_def = context_def.values_def or ValuesDef()
-    context._values = {_prepend_name_scope(name, import_scope) for name in values_def.values}
+    context._values = {prepend_name_scope(name, import_scope) for name in values_def.values}
     context._external_values = {
-        _prepend_name_scope(key, import_scope): _tensor(graph, _prepend_name_scope(value, import_scope), context_def)
+        prepend_name_scope(key, import_scope): _tensor(graph, prepend_name_scope(value, import_scope), context_def)
         for key, value in values_def.external_values.items()}
     for op_name in sorted({name.split(":")[0] for name in context._values - set(context._external_values)}):
         op = _tensor(graph, op_name, context_def)
         if isinstance(op, Operation):
-            _set_context(op, context)
+            set_control_flow_context(op, context)
     context.Enter()
     try:
         for nested in context_def.nested_contexts:

@@ -1,0 +1,101 @@
+"""The ``.npz`` container (a zip of ``.npy`` members), written and read without pickling.
+
+Members are written with ``allow_pickle=False`` as they come (an iterator: nothing is held back), and
+read through :func:`members`, which checks each member's ``.npy`` header against the member's size
+before allocating anything and refuses object arrays.  This module knows names and arrays only; what
+they mean is saver/storage/export.py's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import struct
+import tokenize
+import zipfile
+import zlib
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Tuple
+
+import numpy as np
+
+from graph.base.errors import DataLossError, NotFoundError, UnimplementedError
+
+__all__ = ["NATIVE", "write", "members"]
+
+NATIVE = frozenset(("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                    "float16", "float32", "float64", "complex64", "complex128"))
+# Errors zipfile, zlib and numpy's .npy header parser raise for a damaged archive (the file itself is
+# already open, so OSError here is a bad seek or read inside it).
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError,
+               ValueError, struct.error, OSError, tokenize.TokenError, SyntaxError)
+_NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def write(file: BinaryIO, arrays: Iterable[Tuple[str, np.ndarray]], compress: bool = False) -> None:
+    """Writes each ``(name, array)`` as member ``<name>.npy`` of a zip archive in the open binary file."""
+    mode = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(file, "w", compression=mode, allowZip64=True) as archive:
+        for name, array in arrays:
+            with archive.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+
+
+def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.ndarray:
+    """One ``.npy`` member, its header checked against the member's size before anything is allocated."""
+    where = f"{path}: member {info.filename!r}"
+    try:
+        with archive.open(info) as member:
+            version = np.lib.format.read_magic(member)
+            if version not in _NPY_HEADER_READERS:
+                raise UnimplementedError(f"{where}: .npy format version {version} is not supported")
+            shape, fortran_order, dtype = _NPY_HEADER_READERS[version](member)
+            if dtype.hasobject:
+                raise DataLossError(f"{where}: holds Python objects, which are never unpickled")
+            nbytes = math.prod(shape) * dtype.itemsize
+            available = info.file_size - member.tell()
+            if nbytes != available:
+                raise DataLossError(f"{where}: shape {list(shape)} of {dtype} needs {nbytes} bytes, "
+                                    f"the member holds {available}")
+            buffer = bytearray(nbytes)
+            view, done = memoryview(buffer), 0
+            while done < nbytes:
+                got = member.readinto(view[done:])
+                if not got:
+                    raise DataLossError(f"{where}: ends after {done} of {nbytes} bytes")
+                done += got
+    except _ZIP_ERRORS as error:
+        raise DataLossError(f"{where}: cannot be read: {error}") from error
+    array = np.frombuffer(buffer, dtype=dtype)
+    return array.reshape(shape[::-1]).transpose() if fortran_order else array.reshape(shape)
+
+
+@contextlib.contextmanager
+def members(path: str) -> Iterator[Tuple[List[str], Callable[[str], np.ndarray]]]:
+    """Yields (member names without ``.npy``, member reader) while the archive is open.
+
+    Raises:
+        NotFoundError: if there is no such file. DataLossError: for a damaged archive or member, or a
+        name that appears twice. UnimplementedError: for a .npy version this reader does not know.
+    """
+    try:
+        file = open(path, "rb")
+    except FileNotFoundError as error:
+        raise NotFoundError(f"{path}: No such file or directory") from error
+    with file:
+        try:
+            archive = zipfile.ZipFile(file)
+        except _ZIP_ERRORS as error:
+            raise DataLossError(f"{path}: not a readable .npz file: {error}") from error
+        with archive:
+            infos: Dict[str, zipfile.ZipInfo] = {}
+            for info in archive.infolist():
+                name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+                if name in infos:
+                    raise DataLossError(f"{path}: member {info.filename!r} appears twice")
+                infos[name] = info
+
+            def member(name: str) -> np.ndarray:
+                if name not in infos:
+                    raise DataLossError(f"{path}: the description names member {name!r}, which the file lacks")
+                return _member(archive, infos[name], path)
+            yield list(infos), member

@@ -1,0 +1,122 @@
+"""The safetensors container, written and read here so tensors stream one at a time.
+
+Layout (the reference implementation's)::
+
+    u64 little-endian header length N
+    N bytes of UTF-8 JSON, padded with spaces to a multiple of 8:
+        {"__metadata__": {str: str}, "<name>": {"dtype": "F32", "shape": [...], "data_offsets": [begin, end]}, ...}
+    the arrays' bytes back to back, little-endian, offsets relative to the end of the header
+
+Reading checks the whole header (length against the file size, every dtype, shape and offset range)
+before any array is read.  This module knows names, arrays and string metadata only; what the
+arrays mean is saver/storage/export.py's.  The ``safetensors`` package reads our files (tests).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+from typing import BinaryIO, Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from graph.base import dtypes
+from graph.base.errors import DataLossError, NotFoundError
+
+__all__ = ["DTYPES", "NUMPY_TO_SAFETENSORS", "checked_shape", "write", "read"]
+
+_HEADER = struct.Struct("<Q")    # u64 little-endian header length
+_MAX_HEADER = 100_000_000        # the reference implementation's limit
+DTYPES = {                       # safetensors dtype code <-> numpy dtype name
+    "BOOL": "bool", "U8": "uint8", "I8": "int8", "I16": "int16", "U16": "uint16", "F16": "float16",
+    "BF16": "bfloat16", "I32": "int32", "U32": "uint32", "F32": "float32", "F64": "float64", "I64": "int64",
+    "U64": "uint64", "F8_E5M2": "float8_e5m2", "F8_E4M3": "float8_e4m3fn", "C64": "complex64",
+}
+NUMPY_TO_SAFETENSORS = {v: k for k, v in DTYPES.items()}
+
+
+def checked_shape(value, where: str) -> Tuple[int, ...]:
+    """A validated shape: a list of non-negative ints.
+
+    Raises:
+        DataLossError: naming ``where``.
+    """
+    if not isinstance(value, list) or not all(type(d) is int and d >= 0 for d in value):
+        raise DataLossError(f"{where}: shape {value!r} is not a list of non-negative integers")
+    return tuple(value)
+
+
+def write(file: BinaryIO, members: Sequence[Tuple[str, np.ndarray]], metadata: Dict[str, str]) -> None:
+    """Writes ``members`` (dtypes in NUMPY_TO_SAFETENSORS) and ``metadata`` to an open binary file."""
+    header: Dict[str, object] = {"__metadata__": metadata}
+    offset = 0
+    for name, array in members:
+        header[name] = {"dtype": NUMPY_TO_SAFETENSORS[array.dtype.name], "shape": list(array.shape),
+                        "data_offsets": [offset, offset + array.nbytes]}
+        offset += array.nbytes
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)  # the reference writer pads the header to 8 bytes
+    file.write(_HEADER.pack(len(text)))
+    file.write(text)
+    for _, array in members:
+        file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
+
+
+def read(path: str) -> Tuple[List[str], Callable[[str], np.ndarray], Dict[str, str]]:
+    """(member names, member reader, metadata) of a safetensors file; the whole header checked first.
+
+    Raises:
+        NotFoundError: if there is no such file. DataLossError: naming the file and what is wrong.
+    """
+    try:
+        file = open(path, "rb")
+    except FileNotFoundError as error:
+        raise NotFoundError(f"{path}: No such file or directory") from error
+    with file:
+        head = file.read(8)
+        if len(head) != 8:
+            raise DataLossError(f"{path}: too short for a safetensors file ({len(head)} bytes)")
+        (length,) = _HEADER.unpack(head)
+        size = os.fstat(file.fileno()).st_size
+        if length > _MAX_HEADER or 8 + length > size:
+            raise DataLossError(f"{path}: safetensors header length {length} is implausible for a "
+                                f"{size}-byte file")
+        raw = file.read(length)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise DataLossError(f"{path}: the safetensors header is not JSON (UTF-8): {error}") from error
+    if not isinstance(header, dict):
+        raise DataLossError(f"{path}: the safetensors header is a {type(header).__name__}, not an object")
+    base = 8 + length
+    metadata = header.pop("__metadata__", None) or {}
+    if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+        raise DataLossError(f"{path}: the safetensors __metadata__ is not an object of strings")
+    entries: Dict[str, Tuple[np.dtype, Tuple[int, ...], int]] = {}
+    for name, entry in header.items():
+        where = f"{path}: tensor {name!r}"
+        if not isinstance(entry, dict):
+            raise DataLossError(f"{where}: its header entry is not an object")
+        if entry.get("dtype") not in DTYPES:
+            raise DataLossError(f"{where}: unsupported safetensors dtype {entry.get('dtype')!r}")
+        numpy_dtype = dtypes.as_dtype(DTYPES[entry["dtype"]]).numpy_dtype
+        shape = checked_shape(entry.get("shape"), where)
+        offsets = entry.get("data_offsets")
+        if not (isinstance(offsets, list) and len(offsets) == 2 and all(type(v) is int for v in offsets)):
+            raise DataLossError(f"{where}: data_offsets {offsets!r} is not a pair of integers")
+        start, end = offsets
+        if not 0 <= start <= end or base + end > size or end - start != math.prod(shape) * numpy_dtype.itemsize:
+            raise DataLossError(f"{where}: bad data_offsets {offsets} for shape {list(shape)} of "
+                                f"{entry['dtype']} in a file of {size} bytes")
+        entries[name] = (numpy_dtype, shape, base + start)
+
+    def member(name: str) -> np.ndarray:
+        if name not in entries:
+            raise DataLossError(f"{path}: the description names tensor {name!r}, which the file lacks")
+        numpy_dtype, shape, offset = entries[name]
+        array = np.fromfile(path, dtype=np.dtype(numpy_dtype).newbyteorder("<"), count=math.prod(shape),
+                            offset=offset)
+        return array.astype(numpy_dtype, copy=False).reshape(shape)
+    return list(entries), member, metadata
