@@ -1,0 +1,175 @@
+"""The update formulas of TensorFlow's training kernels, in numpy, step for step as TF's CPU functors.
+
+Each function takes a namespace ``s`` holding the op's inputs by TF's input names (``s.var``,
+``s.accum``, ``s.lr``, ... as arrays and scalars of the variable's dtype; the gradient as
+``s.grad``; the op's bool attrs) and rebinds the slot names to their new values.  The
+arithmetic keeps TF's operand order and the variable's dtype (float32 stays float32), as in
+tensorflow/core/kernels/training_ops.cc: Adam's ``alpha = lr * sqrt(1 - beta2_power) /
+(1 - beta1_power)`` is one float32 scalar, ``m += (g - m) * (1 - beta1)``, and so on.  A sparse
+op calls the same function on one row at a time; where TF's sparse functor is written
+differently (Adagrad with a scalar inner dimension, RMSProp) it has its own function here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["gradient_descent", "proximal_gradient_descent", "momentum", "adam", "adagrad", "sparse_adagrad",
+           "adagrad_da", "proximal_adagrad", "rms_prop", "sparse_rms_prop", "centered_rms_prop",
+           "sparse_centered_rms_prop", "adadelta", "ftrl"]
+
+
+def _one(s):
+    return s.var.dtype.type(1)
+
+
+def _rsqrt(x):
+    return x.dtype.type(1) / np.sqrt(x)
+
+
+def _shrink(prox, threshold, denominator):
+    """FOBOS: ``sign(prox) * max(|prox| - threshold, 0) / denominator``."""
+    return np.sign(prox) * np.maximum(np.abs(prox) - threshold, prox.dtype.type(0)) / denominator
+
+
+def gradient_descent(s) -> None:
+    """var -= grad * alpha."""
+    s.var = s.var - s.grad * s.alpha
+
+
+def proximal_gradient_descent(s) -> None:
+    """prox = var - grad * alpha, then shrunk by alpha * l1 and divided by 1 + l2 * alpha."""
+    prox = s.var - s.grad * s.alpha
+    denominator = _one(s) + s.l2 * s.alpha
+    s.var = _shrink(prox, s.alpha * s.l1, denominator) if s.l1 > 0 else prox / denominator
+
+
+def momentum(s) -> None:
+    """accum = accum * momentum + grad; var -= accum * lr (Nesterov: grad * lr + accum * momentum * lr)."""
+    s.accum = s.accum * s.momentum + s.grad
+    if s.use_nesterov:
+        s.var = s.var - (s.grad * s.lr + s.accum * s.momentum * s.lr)
+    else:
+        s.var = s.var - s.accum * s.lr
+
+
+def adam(s) -> None:
+    """Adam with TF's scalar ``alpha``; Nesterov's variant when ``use_nesterov``."""
+    one = _one(s)
+    alpha = s.lr * np.sqrt(one - s.beta2_power) / (one - s.beta1_power)
+    s.m = s.m + (s.grad - s.m) * (one - s.beta1)
+    s.v = s.v + (np.square(s.grad) - s.v) * (one - s.beta2)
+    if s.use_nesterov:
+        s.var = s.var - ((s.grad * (one - s.beta1) + s.beta1 * s.m) * alpha) / (np.sqrt(s.v) + s.epsilon)
+    else:
+        s.var = s.var - (s.m * alpha) / (np.sqrt(s.v) + s.epsilon)
+
+
+def adagrad(s) -> None:
+    """accum += grad^2 (if update_slots); var -= grad * lr * rsqrt(accum)."""
+    if s.update_slots:
+        s.accum = s.accum + np.square(s.grad)
+    s.var = s.var - s.grad * s.lr * _rsqrt(s.accum)
+
+
+def sparse_adagrad(s) -> None:
+    """One row of SparseApplyAdagrad: ``lr * g * rsqrt(a)``, or ``lr * g / sqrt(a)`` for scalar rows."""
+    if s.update_slots:
+        s.accum = s.accum + s.grad * s.grad
+    if s.var.size == 1:
+        s.var = s.var - s.lr * s.grad / np.sqrt(s.accum)
+    else:
+        s.var = s.var - s.lr * s.grad * _rsqrt(s.accum)
+
+
+def adagrad_da(s) -> None:
+    """Adagrad dual averaging: accumulate grad and grad^2, then the closed-form weights at step global_step."""
+    s.gradient_accumulator = s.gradient_accumulator + s.grad
+    s.gradient_squared_accumulator = s.gradient_squared_accumulator + np.square(s.grad)
+    dtype = s.var.dtype.type
+    step = dtype(np.float32(s.global_step))  # TF: static_cast<float>(global_step)
+    denominator = s.l2 * (step * s.lr) + np.sqrt(s.gradient_squared_accumulator)
+    accumulated = s.gradient_accumulator
+    if s.l1 > 0:
+        s.var = (s.lr * dtype(-1) * np.sign(accumulated) *
+                 np.maximum(np.abs(accumulated) - step * s.l1, dtype(0)) / denominator)
+    else:
+        s.var = s.lr * accumulated * dtype(-1) / denominator
+
+
+def proximal_adagrad(s) -> None:
+    """accum += grad^2; an Adagrad step with rate lr * rsqrt(accum), then FOBOS shrinkage."""
+    s.accum = s.accum + np.square(s.grad)
+    rate = s.lr * _rsqrt(s.accum)
+    prox = s.var - s.grad * rate
+    denominator = _one(s) + s.l2 * rate
+    s.var = _shrink(prox, rate * s.l1, denominator) if s.l1 > 0 else prox / denominator
+
+
+def rms_prop(s) -> None:
+    """ms += (grad^2 - ms) * (1 - rho); mom = mom * momentum + grad * lr / sqrt(ms + epsilon); var -= mom."""
+    s.ms = s.ms + (np.square(s.grad) - s.ms) * (_one(s) - s.rho)
+    s.mom = s.mom * s.momentum + (s.grad * s.lr) / np.sqrt(s.ms + s.epsilon)
+    s.var = s.var - s.mom
+
+
+def sparse_rms_prop(s) -> None:
+    """One row of SparseApplyRMSProp: ms = ms * rho + grad^2 * (1 - rho); mom uses rsqrt(ms + epsilon) * lr * grad."""
+    s.ms = s.ms * s.rho + np.square(s.grad) * (_one(s) - s.rho)
+    s.mom = s.mom * s.momentum + _rsqrt(s.ms + s.epsilon) * s.lr * s.grad
+    s.var = s.var - s.mom
+
+
+def centered_rms_prop(s) -> None:
+    """RMSProp with the mean gradient ``mg``: the step divides by sqrt(ms - mg^2 + epsilon)."""
+    one = _one(s)
+    s.ms = s.ms + (np.square(s.grad) - s.ms) * (one - s.rho)
+    s.mg = s.mg + (s.grad - s.mg) * (one - s.rho)
+    denominator = (s.ms - np.square(s.mg)) + s.epsilon
+    s.mom = s.mom * s.momentum + (s.grad * s.lr) / np.sqrt(denominator)
+    s.var = s.var - s.mom
+
+
+def sparse_centered_rms_prop(s) -> None:
+    """One row of SparseApplyCenteredRMSProp, in the sparse functor's operand order."""
+    one = _one(s)
+    s.ms = s.ms * s.rho + np.square(s.grad) * (one - s.rho)
+    s.mg = s.mg * s.rho + s.grad * (one - s.rho)
+    denominator = s.ms + s.epsilon - np.square(s.mg)
+    s.mom = s.mom * s.momentum + _rsqrt(denominator) * s.lr * s.grad
+    s.var = s.var - s.mom
+
+
+def adadelta(s) -> None:
+    """Adadelta: the step is sqrt(accum_update + eps) * rsqrt(accum + eps) * grad, scaled by lr."""
+    one = _one(s)
+    s.accum = s.accum * s.rho + np.square(s.grad) * (one - s.rho)
+    update = np.sqrt(s.accum_update + s.epsilon) * _rsqrt(s.accum + s.epsilon) * s.grad
+    s.var = s.var - update * s.lr
+    s.accum_update = s.accum_update * s.rho + np.square(update) * (one - s.rho)
+
+
+def ftrl(s) -> None:
+    """FTRL-proximal (V2 when ``s`` has ``l2_shrinkage``), with or without ``multiply_linear_by_lr``."""
+    dtype = s.var.dtype.type
+    shrinkage = getattr(s, "l2_shrinkage", None)
+    grad = s.grad if shrinkage is None else s.grad + dtype(2) * shrinkage * s.var
+    new_accum = s.accum + np.square(s.grad)
+    half = s.lr_power == dtype(-0.5)
+    if half:
+        growth = np.sqrt(new_accum) - np.sqrt(s.accum)
+        new_power = np.sqrt(new_accum)
+    else:
+        growth = np.power(new_accum, -s.lr_power) - np.power(s.accum, -s.lr_power)
+        new_power = np.power(new_accum, -s.lr_power)
+    if s.multiply_linear_by_lr:
+        s.linear = s.linear + (grad * s.lr - growth * s.var)
+        l1 = s.l1 * s.lr
+        y = new_power + dtype(2) * s.l2 * s.lr
+    else:
+        s.linear = s.linear + (grad - growth / s.lr * s.var)
+        l1 = s.l1
+        y = new_power / s.lr + dtype(2) * s.l2
+    x = l1 * np.sign(s.linear) - s.linear
+    s.var = np.where(np.abs(s.linear) > l1, x / y, dtype(0)).astype(s.var.dtype, copy=False)
+    s.accum = s.accum + np.square(s.grad)
