@@ -20,8 +20,8 @@ are read on demand straight into the destination array and their CRC checked.
 from __future__ import annotations
 
 from graph.platform.file_io import temp_filename
-from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_MIN_PRODUCER, TENSOR_BUNDLE_VERSION, BundleEntry, Slice,
-                                      decode_entry, encode_entry, slice_from_proto, slice_to_proto)
+from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_MIN_PRODUCER, TENSOR_BUNDLE_VERSION, BundleEntry,
+                                      Slice, decode_entry, encode_entry, slice_from_proto, slice_to_proto)
 from saver.format.bundle_files import data_filename, index_filename
 from saver.format.bundle_reader import BundleReader
 from saver.format.bundle_writer import BundleWriter, write_checkpoint, write_index

@@ -31,7 +31,8 @@ from graph.base.errors import InvalidArgumentError
 from saver.format.coding import TensorSlice, encode_varint, parse_shape_and_slice
 from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSliceProto, VersionDef
 
-__all__ = ["HEADER_KEY", "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "check_versions", "BundleEntry", "CANONICAL_TAIL", "decode_entry", "decode_dtype_and_shape", "encode_entry", "Slice", "slice_to_proto",
+__all__ = ["HEADER_KEY", "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "check_versions",
+           "BundleEntry", "CANONICAL_TAIL", "decode_entry", "decode_dtype_and_shape", "encode_entry", "Slice", "slice_to_proto",
            "slice_from_proto"]
 
 HEADER_KEY = b""                # tensor_bundle.cc kHeaderEntryKey: the index key of BundleHeaderProto

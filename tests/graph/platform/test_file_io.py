@@ -21,7 +21,8 @@ def test_url_recognition():
 def test_join_split_isabs_relpath_for_paths_and_urls():
     assert file_io.join("memory://d", "m") == "memory://d/m" and file_io.join("memory://", "m") == "memory://m"
     assert file_io.join("a/b", "c") == os.path.join("a/b", "c")
-    assert file_io.split("memory://d/e/m") == ("memory://d/e", "m") and file_io.split("memory://m") == ("memory://", "m")
+    assert file_io.split("memory://d/e/m") == ("memory://d/e", "m")
+    assert file_io.split("memory://m") == ("memory://", "m")
     assert file_io.split("a/b/c") == ("a/b", "c")
     assert file_io.isabs("memory://x") and file_io.isabs("/x") and not file_io.isabs("x/y")
     assert file_io.relpath("memory://d/m-1", "memory://d") == "m-1" and file_io.relpath("/a/b/c", "/a") == "b/c"
