@@ -154,3 +154,43 @@ def test_errors(g):
     assert losses.get_regularization_losses() == [] and losses.get_losses() == []
     with pytest.raises(ValueError, match="inputs must be an iterable"):
         losses.get_total_loss()
+
+
+@pytest.mark.tf
+def test_regularizers_fill_the_regularization_losses_as_tensorflow(tf1):
+    def build(tf):
+        l2 = lambda w: 0.01 * tf.nn.l2_loss(w)  # noqa: E731 - the TF1 idiom for a regularizer
+        w1 = tf.get_variable("w1", initializer=np.array([[1.0, -2.0], [3.0, 0.5]], np.float32), regularizer=l2)
+        with tf.variable_scope("layer", regularizer=lambda w: tf.reduce_sum(tf.abs(w)) * 0.5):
+            w2 = tf.get_variable("w2", initializer=np.array([1.0, -4.0], np.float32))
+            tf.get_variable("b", initializer=np.zeros(2, np.float32), regularizer=lambda w: None)
+        tf.get_variable("free", initializer=np.ones(3, np.float32))
+        data = tf.losses.mean_squared_error(tf.constant([1.0, 2.0]), w2)
+        return [tf.losses.get_regularization_loss(), tf.losses.get_total_loss(),
+                tf.losses.get_total_loss(add_regularization_losses=False), data] + tf.losses.get_regularization_losses()
+
+    def run(tf, graph, fetches):
+        sess = session.Session(graph=graph) if tf is ours_tf else tf.Session(graph=graph)
+        sess.run(tf.global_variables_initializer())
+        return sess.run(fetches)
+
+    with graph_lib.Graph().as_default() as graph:
+        mine = build(ours_tf)
+        mine_values = run(ours_tf, graph, mine)
+        rows = describe_ours(graph)
+    theirs = build(tf1)
+    tf_graph = tf1.get_default_graph()
+    tf_values = run(tf1, tf_graph, theirs)
+    tf_rows = describe_tf(tf_graph)
+    assert [t.name for t in mine] == [t.name for t in theirs]
+    for a, b in zip(mine_values, tf_values):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    # TF keeps each regularization loss as a _LazyEvalTensor that rebuilds its ops at every use (add_n here):
+    # the graphs agree up to those rebuilt copies.
+    assert [row[0] for row in rows] == [row[0] for row in tf_rows if not _rebuilt(row[0])]
+
+
+def _rebuilt(name):
+    """True for the ops TF's lazy regularization tensors add when read again (``w1/Regularizer/L2Loss_1`` ...)."""
+    scope, _, last = name.partition("/Regularizer/")
+    return bool(last) and any(part.rsplit("_", 1)[-1].isdigit() for part in last.split("/"))
