@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 
 from graph.base import dtypes as dtypes_lib
+from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.base import kernels
 from graph.proto.framework import GraphDef, NodeDef, OpDef
@@ -256,7 +257,6 @@ def _create_imported_op(graph, node: NodeDef, renamed: dict, data: list, control
                 tensor.set_shape(shape)
     op._set_device_from_string(node.device)
     if graph._device_stack:
-        from graph.core import device as device_lib
         stack = list(graph._device_stack) + ([node.device] if node.device else [])
         device_lib.apply_device_stack(op, stack)
     return op

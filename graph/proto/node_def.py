@@ -203,10 +203,8 @@ _LAYOUTS_LIMIT = 10_000  # graphs with ever-new attr names: keep the table bound
 
 
 def _attr_layout(op_type: str, kernel: kernels.OpKernel | None, names: tuple, add_shapes: bool) -> list:
+    """Builds and remembers the attr layout of an op type with these attr names (see _LAYOUTS)."""
     key = (op_type, id(kernel), names, add_shapes)
-    entry = _LAYOUTS.get(key)
-    if entry is not None and entry[0] is kernel:
-        return entry[1]
     defaults = dict(kernel.default_attrs) if kernel is not None else {}
     every = set(names) | set(defaults)
     if add_shapes:
@@ -245,15 +243,21 @@ def encode_node_def(name: str, op_type: str, inputs: Iterable[str], device: str,
     if type_field is None:
         type_field = _TYPE_FIELDS[op_type] = _length_delimited(_OP_TAG, op_type.encode("utf-8"))
     out = [_length_delimited(_NAME_TAG, name_bytes), type_field]
-    for source in inputs:
-        out.append(_length_delimited(_INPUT_TAG, source.encode("utf-8")))
+    for source in inputs:  # inline: most graphs have more inputs than ops
+        source = source.encode("utf-8")
+        size = len(source)
+        out += (_INPUT_TAG, VARINT_1[size] if size < 0x80 else encode_varint(size), source)
     if device:
         out.append(_length_delimited(_DEVICE_TAG, device.encode("utf-8")))
     add_shapes = bool(output_shapes)  # an op without outputs gets no _output_shapes
     if not attrs and not add_shapes and (kernel is None or not kernel.default_attrs):
         return b"".join(out)
+    names = tuple(attrs)
+    layout = _LAYOUTS.get((op_type, id(kernel), names, add_shapes))
+    layout = layout[1] if layout is not None and layout[0] is kernel else \
+        _attr_layout(op_type, kernel, names, add_shapes)
     encoders = _ENTRY_ENCODERS
-    for attr, default in _attr_layout(op_type, kernel, tuple(attrs), add_shapes):
+    for attr, default in layout:
         if add_shapes and attr == OUTPUT_SHAPES:
             out.append(_output_shapes_entry(output_shapes))
             continue

@@ -354,7 +354,7 @@ class Message:
         return b"".join(out)
 
     @classmethod
-    def from_bytes(cls, data) -> "Message":
+    def from_bytes(cls, data) -> Message:
         """Parses a serialized message (ParseFromString).
 
         Raises:
@@ -377,7 +377,7 @@ class Message:
                 field.decode(wire_type, payload, values)
         return message
 
-    def merge(self, other: "Message") -> "Message":
+    def merge(self, other: Message) -> Message:
         """Merges ``other`` into this message as protobuf's MergeFrom does; returns self."""
         return type(self).from_bytes(self.to_bytes() + other.to_bytes())
 
