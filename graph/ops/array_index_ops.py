@@ -338,8 +338,8 @@ def _slice_helper(tensor, slice_spec):
 
 
 def _pack_indices(values):
-    if any(isinstance(v, Tensor) for v in values):
-        return stack([v if isinstance(v, Tensor) else ops.constant(v, dtype=dtypes_lib.int32) for v in values])
+    if any(isinstance(v, Tensor) for v in values):  # TF's stack(): the autopacking conversion, Consts "stack/<i>"
+        return convert_to_tensor(values, name="stack")
     return ops.constant(np.array(values, dtype=np.int32), name="stack")
 
 

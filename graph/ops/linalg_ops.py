@@ -245,10 +245,9 @@ def _infer_matrix_diag_part_v3(op):
         raise ValueError("lower_diag_index is greater than upper_diag_index" + detail)
     dims = x.shape.as_list()
     rows, cols = dims[-2], dims[-1]
-    if rows is not None and rows and not -rows < lower:
-        raise ValueError("lower_diag_index is out of bound." + detail)
-    if cols is not None and cols and not upper < cols:
-        raise ValueError("upper_diag_index is out of bound." + detail)
+    for which, index in (("lower", lower), ("upper", upper)):  # TF checks each index against both bounds
+        if (rows and index <= -rows) or (cols and index >= cols):
+            raise ValueError(f"{which}_diag_index is out of bound." + detail)
     band = [] if lower == upper else [upper - lower + 1]
     return [(dtype, TensorShape(dims[:-2] + band + [_diag_len(rows, cols, lower, upper)]))]
 
