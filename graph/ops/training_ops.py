@@ -81,7 +81,8 @@ _SPECS = {spec.op_type: spec for spec in (
     _Spec("ApplyRMSProp", ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad"), 3, _LOCK, updates.rms_prop),
     _Spec("ApplyCenteredRMSProp", ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad"), 4, _LOCK,
           updates.centered_rms_prop),
-    _Spec("ApplyAdadelta", ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"), 3, _LOCK, updates.adadelta),
+    _Spec("ApplyAdadelta", ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"), 3, _LOCK,
+          updates.adadelta),
     _Spec("ApplyFtrl", ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"), 3, _FTRL, updates.ftrl),
     _Spec("ApplyFtrlV2", ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power"), 3, _FTRL,
           updates.ftrl),
@@ -159,7 +160,8 @@ def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
     for index, ref in enumerate(inputs[:spec.refs]):
         if not isinstance(ref, kernels.VariableRef):
             raise errors.InvalidArgumentError(
-                None, op, f"{op.type} '{op.name}' needs a variable reference at input {index} ('{spec.inputs[index]}'); "
+                None, op, f"{op.type} '{op.name}' needs a variable reference at input {index} "
+                f"('{spec.inputs[index]}'); "
                 f"got a {type(ref).__name__}")
         if not ref.is_initialized:
             raise errors.FailedPreconditionError(

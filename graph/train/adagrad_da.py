@@ -62,7 +62,8 @@ class AdagradDAOptimizer(optimizer.Optimizer):
         dtype = var.dtype.base_dtype
         return training_ops.apply_adagrad_da(
             var, g_acc, gg_acc, grad, math_ops.cast(self._learning_rate_tensor, dtype),
-            math_ops.cast(self._l1_regularization_strength, dtype), math_ops.cast(self._l2_regularization_strength, dtype),
+            math_ops.cast(self._l1_regularization_strength, dtype),
+            math_ops.cast(self._l2_regularization_strength, dtype),
             global_step, use_locking=self._use_locking)
 
     def _apply_sparse(self, grad, var):
@@ -72,5 +73,6 @@ class AdagradDAOptimizer(optimizer.Optimizer):
         dtype = var.dtype.base_dtype
         return training_ops.sparse_apply_adagrad_da(
             var, g_acc, gg_acc, grad.values, grad.indices, math_ops.cast(self._learning_rate_tensor, dtype),
-            math_ops.cast(self._l1_regularization_strength, dtype), math_ops.cast(self._l2_regularization_strength, dtype),
+            math_ops.cast(self._l1_regularization_strength, dtype),
+            math_ops.cast(self._l2_regularization_strength, dtype),
             global_step, use_locking=self._use_locking)

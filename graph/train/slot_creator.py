@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
+from graph.ops import array_fill_ops
 from graph.ops import array_ops
-from graph.ops import constant_ops
 from graph.ops import control_flow_ops
 from graph.ops import state_ops
 from graph.ops import array_fill_ops

@@ -106,7 +106,8 @@ def check_against_tf(tf1, make_optimizer, sparse: bool = False) -> None:
     expected, actual = op_rows(tf_graph, tf_class), op_rows(graph, our_class)
     for index, (a, b) in enumerate(zip(actual, expected)):
         assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
-    assert len(actual) == len(expected), ([r[0] for r in actual[len(expected):]], [r[0] for r in expected[len(actual):]])
+    assert len(actual) == len(expected), ([r[0] for r in actual[len(expected):]],
+                                          [r[0] for r in expected[len(actual):]])
     with graph.as_default():
         our_variables = ours.global_variables()
         assert [v.name for v in mine["optimizer"].variables()] == [v.name for v in theirs["optimizer"].variables()]
