@@ -182,7 +182,7 @@ class Scenario:
             assert self.matching_steps(values, self._base(prefix), directory), \
                 "kill %s: checkpoint %s is not whole: %r" % (kill_at, prefix, values)
         for meta in glob.glob(os.path.join(directory, "*.meta")):  # written last, atomically: whole
-            from saver.meta_graph import read_meta_graph_file
+            from saver.meta_graph_import import read_meta_graph_file
             assert read_meta_graph_file(meta).saver_def is not None, "kill %s: %s is torn" % (kill_at, meta)
         return outcome
 

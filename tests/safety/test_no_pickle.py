@@ -21,7 +21,7 @@ FORBIDDEN_MODULES = {"pickle", "cPickle", "_pickle", "dill", "cloudpickle", "she
 NUMPY_LOADERS = {"load", "read_array", "read_array_header_1_0", "open_memmap"}
 NUMPY_WRITERS = {"save", "write_array"}
 # Dynamic imports whose module names come from tables in the source, never from files (reviewed).
-REVIEWED_DYNAMIC_IMPORTS = {"graph/compat/v1.py", "saver/saveable.py", "saver/saver.py"}
+REVIEWED_DYNAMIC_IMPORTS = {"graph/compat/v1.py", "saver/saveable.py", "saver/saver.py", "saver/__init__.py"}
 
 
 def package_files() -> list[str]:
