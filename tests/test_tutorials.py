@@ -26,6 +26,8 @@ EXPECTED = {
                              "step = 50", "dense/kernel = [[4.32"],
     "05_command_line.py": ["$ tf1-saver inspect", "layer1/kernel -> dense_1/kernel", "(exit code 1)",
                            "wrote", "(exit code 3)"],
+    "06_training.py": ["fitted W = 2.997, b = 2.011", "latest checkpoint: model.ckpt-40", "resumed at global_step = 40",
+                       "checkpoints kept (max_to_keep=2): ['model.ckpt-40', 'model.ckpt-60']", "identical: True"],
 }
 WRITTEN = {
     "01_variables.py": ["model.ckpt.index", "renamed.ckpt.index", "subset.ckpt.index"],
@@ -33,6 +35,7 @@ WRITTEN = {
     "03_transfer.py": ["five_layers.ckpt.index"],
     "04_tf2_checkpoint.py": ["tf2_guide.svg"],
     "05_command_line.py": ["train/checkpoint", "weights.safetensors", "imported.index", "tf2_guide.svg"],
+    "06_training.py": ["train/checkpoint", "train/model.ckpt-60.index", "train/model.ckpt-60.meta"],
 }
 
 

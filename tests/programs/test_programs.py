@@ -41,19 +41,37 @@ def _run_all(framework: str, workdir: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=workdir)
 
 
+TUTORIAL = os.path.join(ROOT, "tutorials", "06_training.py")
+# Runs a tutorial with its `import graph.compat.v1 as tf` line swapped for TensorFlow's (argv: path, --dir DIR).
+TUTORIAL_UNDER_TF = (
+    "import sys; sys.argv = sys.argv[1:]; path = sys.argv[0]; sys.path.insert(0, __import__('os').path.dirname(path))\n"
+    "lines = open(path).read().split('\\n')\n"
+    "[i] = [n for n, line in enumerate(lines) if line.startswith('import graph.compat.v1 as tf')]\n"
+    "lines[i] = 'import tensorflow.compat.v1 as tf; tf.disable_v2_behavior()'\n"
+    "exec(compile('\\n'.join(lines), path, 'exec'), {'__name__': '__main__'})\n")
+
+
+def _run_tutorial(framework: str, workdir: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": ROOT, "TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"}
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    command = ["-c", TUTORIAL_UNDER_TF] if framework == "tf" else []
+    return subprocess.Popen([sys.executable, *command, TUTORIAL, "--dir", workdir], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=workdir)
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory, tf_module):
-    """{framework: {program: {"stdout", "error"}}}, both frameworks running at once."""
+    """{framework: {program: {"stdout", "error", "seconds"}}} and {framework-tutorial: stdout}, all run at once."""
     del tf_module  # only asks for the oracle: skip (or fail in CI) without TensorFlow
     processes = {}
     for framework in ("tf", "ours"):
-        workdir = str(tmp_path_factory.mktemp(framework))
-        processes[framework] = _run_all(framework, workdir)
+        processes[framework] = _run_all(framework, str(tmp_path_factory.mktemp(framework)))
+        processes[framework + "-tutorial"] = _run_tutorial(framework, str(tmp_path_factory.mktemp(framework)))
     results = {}
-    for framework, process in processes.items():
+    for name, process in processes.items():
         stdout, stderr = process.communicate(timeout=300)
-        assert process.returncode == 0, f"{framework} driver failed:\n{stderr[-3000:]}"
-        results[framework] = json.loads(stdout)
+        assert process.returncode == 0, f"{name} failed:\n{stderr[-3000:]}"
+        results[name] = stdout if name.endswith("-tutorial") else json.loads(stdout)
     return results
 
 
@@ -92,4 +110,12 @@ def test_program_prints_what_tensorflow_prints(outputs, program):
                                   f"after printing:\n{ours['stdout'][-1500:]}"
     assert theirs["stdout"].strip(), "the program printed nothing: nothing to compare"
     problems = compare_lines(theirs["stdout"], ours["stdout"])
+    assert not problems, "\n".join(problems[:5])
+
+
+@pytest.mark.tf
+def test_training_tutorial_prints_what_tensorflow_prints(outputs):
+    """tutorials/06_training.py with its import line swapped: TensorFlow tells the same story."""
+    assert "identical: True" in outputs["tf-tutorial"]
+    problems = compare_lines(outputs["tf-tutorial"], outputs["ours-tutorial"])
     assert not problems, "\n".join(problems[:5])
