@@ -152,8 +152,11 @@ PENDING_ELSEWHERE: frozenset[str] = frozenset({
 # tf.gradients never differentiates them. (Optimizer kernels, Apply*/SparseApply*, are matched by prefix.)
 UNREGISTERED_IN_TF = frozenset({
     "All", "Any", "IsFinite", "IsInf", "IsNan", "CountUpTo", "NoOp", "Placeholder", "VariableV2", "Where",
-    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "SaveV2", "RestoreV2",
-    "MergeV2Checkpoints",
+    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate",
+    # saver's checkpoint ops, registered once saver is imported (TF declares StringJoin NotDifferentiable;
+    # nothing differentiable ever flows into it)
+    "Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints",
+    "ShardedFilename", "ShardedFilespec", "StringJoin", "StaticRegexFullMatch",
 })
 
 

@@ -465,7 +465,7 @@ def test_report_and_assert_ops_match_tensorflow(tf_module):
 
 
 def test_deprecation_is_logged_once_with_the_caller(graph, caplog):
-    variables._warned.discard("initialize_local_variables")
+    variable_collections._warned.discard("initialize_local_variables")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         variable_collections.initialize_local_variables()

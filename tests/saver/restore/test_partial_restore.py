@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+from graph.variables.save_slice_info import SaveSliceInfo
 from graph.base import errors
 from graph.core import graph as graph_lib
 from graph.runtime import session as session_lib
@@ -32,7 +33,7 @@ def _partitioned(name, full_shape, row_splits, dtype=np.float32):
     for i, (offset, rows) in enumerate(zip(offsets, row_splits)):
         shape = [rows] + list(full_shape[1:])
         part = _var(f"{name}/part_{i}", shape, dtype)
-        part._set_save_slice_info(variables._SaveSliceInfo(name, list(full_shape), [int(offset)] + [0] * (len(full_shape) - 1),
+        part._set_save_slice_info(SaveSliceInfo(name, list(full_shape), [int(offset)] + [0] * (len(full_shape) - 1),
                                                             shape))
         parts.append(part)
     return parts
