@@ -24,6 +24,11 @@ _SCATTER_FUNCTIONS = {"ScatterUpdate": None, "ScatterAdd": np.add, "ScatterSub":
 
 
 # ----------------------------------------------------------------- Scatter*
+def _dims(shape) -> str:
+    """A shape as TF's TensorShape::DebugString writes it: [4,2]."""
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
 def _infer_scatter(op):
     ref, indices, updates = op._inputs
     if updates.shape.ndims not in (None, 0) and ref.shape.ndims is not None and indices.shape.ndims is not None:
@@ -42,8 +47,7 @@ def _compute_scatter(ctx, op, inputs):
         raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}' needs a variable reference at input 0 "
                                                     f"(got a {type(ref).__name__})")
     if not ref.is_initialized:
-        raise errors.FailedPreconditionError(
-            None, op, f"Attempting to use uninitialized value {op._inputs[0].op.name}")
+        raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
     params = np.array(ref.get(), copy=True)
     indices = np.asarray(indices)
     updates = np.asarray(updates, dtype=params.dtype)
@@ -52,8 +56,8 @@ def _compute_scatter(ctx, op, inputs):
     if updates.ndim != 0 and updates.shape != indices.shape + params.shape[1:]:
         raise errors.InvalidArgumentError(
             None, op, f"Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
-            f"updates.shape {list(updates.shape)}, indices.shape {list(indices.shape)}, params.shape "
-            f"{list(params.shape)}")
+            f"updates.shape {_dims(updates.shape)}, indices.shape {_dims(indices.shape)}, params.shape "
+            f"{_dims(params.shape)}")
     flat = indices.reshape(-1)
     bad = (flat < 0) | (flat >= params.shape[0])
     if bad.any():
@@ -129,7 +133,7 @@ def _infer_unique(op):
 def _compute_unique(ctx, op, inputs):
     x = np.asarray(inputs[0])
     if x.ndim != 1:
-        raise errors.InvalidArgumentError(None, op, f"unique expects a 1D vector. {list(x.shape)}")
+        raise errors.InvalidArgumentError(None, op, f"unique expects a 1D vector. {_dims(x.shape)}")
     _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # sorted uniques -> order of first appearance
     position = np.empty_like(order)

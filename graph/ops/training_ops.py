@@ -164,10 +164,14 @@ def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
                 f"('{spec.inputs[index]}'); "
                 f"got a {type(ref).__name__}")
         if not ref.is_initialized:
-            raise errors.FailedPreconditionError(
-                None, op, f"Attempting to use uninitialized variables: {op._inputs[index].op.name}")
+            raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
         values.append(np.array(ref.get(), copy=True))
     return values
+
+
+def _dims(shape) -> str:
+    """A shape as TF's TensorShape::DebugString writes it: [2,1]."""
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _check_shapes(op, spec: _Spec, named: dict) -> None:
@@ -175,28 +179,28 @@ def _check_shapes(op, spec: _Spec, named: dict) -> None:
     for name in spec.inputs[1:spec.refs]:
         if named[name].shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, op, f"var and {name} do not have the same shape{list(var.shape)} {list(named[name].shape)}")
+                None, op, f"var and {name} do not have the same shape{_dims(var.shape)} {_dims(named[name].shape)}")
     for name in spec.scalars:
         if np.ndim(named[name]) != 0:
-            raise errors.InvalidArgumentError(None, op, f"{name} is not a scalar: {list(np.shape(named[name]))}")
+            raise errors.InvalidArgumentError(None, op, f"{name} is not a scalar: {_dims(np.shape(named[name]))}")
     grad = named[spec.grad_name]
     if not spec.sparse:
         if grad.shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, op, f"var and {spec.grad_name} do not have the same shape{list(var.shape)} {list(grad.shape)}")
+                None, op, f"var and {spec.grad_name} do not have the same shape{_dims(var.shape)} {_dims(grad.shape)}")
         return
     indices = named["indices"]
     if var.ndim < 1:
         raise errors.InvalidArgumentError(None, op, "var must be at least 1 dimensional")
     if indices.ndim != 1:
-        raise errors.InvalidArgumentError(None, op, f"indices must be one-dimensional: {list(indices.shape)}")
+        raise errors.InvalidArgumentError(None, op, f"indices must be one-dimensional: {_dims(indices.shape)}")
     if grad.shape[1:] != var.shape[1:] or grad.ndim != var.ndim:
         raise errors.InvalidArgumentError(
-            None, op, f"var and grad must match in dimension 1 and beyond: {list(var.shape)} {list(grad.shape)}")
+            None, op, f"var and grad must match in dimension 1 and beyond: {_dims(var.shape)} {_dims(grad.shape)}")
     if grad.shape[0] != indices.shape[0]:
         raise errors.InvalidArgumentError(
-            None, op, f"grad must be the same size as indices in the first dimension: {list(grad.shape)} "
-            f"{list(indices.shape)}")
+            None, op, f"grad must be the same size as indices in the first dimension: {_dims(grad.shape)} "
+            f"{_dims(indices.shape)}")
     for offset, index in enumerate(indices):
         if not 0 <= index < var.shape[0]:
             raise errors.InvalidArgumentError(None, op, f"Index {int(index)} at offset {offset} in indices is out "

@@ -1,0 +1,129 @@
+"""Tests for graph/ops/training_ops.py: every Apply*/SparseApply* kernel against TF's raw ops, attrs, errors."""
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as ours
+from graph.base import errors
+from graph.ops import training_ops
+
+RNG = np.random.default_rng(7)
+SHAPE = (3, 2)
+ROWS = [2, 0, 2]  # a repeated row: the kernels update it twice, in order
+SCALARS = {"lr": 0.1, "alpha": 0.1, "l1": 0.01, "l2": 0.02, "rho": 0.9, "momentum": 0.8, "epsilon": 1e-3,
+           "beta1": 0.9, "beta2": 0.999, "beta1_power": 0.9 ** 3, "beta2_power": 0.999 ** 3, "lr_power": -0.5,
+           "l2_shrinkage": 0.05}
+REF_VALUES = {  # slots that must stay positive (accumulators) or dominate (ms over mg^2) get offsets
+    "var": 0.0, "accum": 1.0, "accum_update": 0.5, "m": 0.0, "v": 0.5, "ms": 2.0, "mg": 0.0, "mom": 0.0,
+    "linear": 0.0, "gradient_accumulator": 0.0, "gradient_squared_accumulator": 1.0,
+}
+
+
+def _snake(op_type: str) -> str:
+    """The builder's name: ApplyRMSProp -> apply_rms_prop, SparseApplyFtrlV2 -> sparse_apply_ftrl_v2."""
+    name = op_type.replace("RMSProp", "RmsProp").replace("AdagradDA", "AdagradDa").replace("FtrlV2", "Ftrl_v2")
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+def _case(op_type, sparse_shape=SHAPE, **overrides):
+    spec = training_ops._SPECS[op_type]
+    rows = len(ROWS) if spec.sparse else sparse_shape[0]
+    inputs = {}
+    for name in spec.inputs[:spec.refs]:
+        inputs[name] = (RNG.standard_normal(sparse_shape) * 0.5 + REF_VALUES[name]).astype(np.float32)
+        if name in ("accum", "v", "ms", "gradient_squared_accumulator", "accum_update"):
+            inputs[name] = np.abs(inputs[name]) + np.float32(0.1)
+    inputs[spec.grad_name] = RNG.standard_normal((rows,) + sparse_shape[1:]).astype(np.float32)
+    if spec.sparse:
+        inputs["indices"] = np.array(ROWS, np.int32)
+    for name in spec.scalars:
+        inputs[name] = np.int64(4) if name == "global_step" else np.float32(SCALARS[name])
+    inputs.update(overrides)
+    return pytest.param(op_type, inputs, id=op_type + "".join(f"-{k}={v}" for k, v in overrides.items()))
+
+
+CASES = [_case(op_type) for op_type in training_ops._SPECS] + [
+    _case("ApplyAdam", use_nesterov=True),
+    _case("ApplyMomentum", use_nesterov=True),
+    _case("SparseApplyMomentum", use_nesterov=True),
+    _case("ApplyAdagrad", update_slots=False),
+    _case("SparseApplyAdagrad", sparse_shape=(3,)),
+    _case("SparseApplyProximalAdagrad", sparse_shape=(3,)),
+    _case("ApplyFtrl", multiply_linear_by_lr=True),
+    _case("ApplyFtrl", lr_power=np.float32(-0.7), l1=np.float32(0.0)),
+    _case("ApplyFtrlV2", multiply_linear_by_lr=True, lr_power=np.float32(-0.3)),
+    _case("SparseApplyFtrl", sparse_shape=(3,)),
+    _case("SparseApplyFtrlV2", lr_power=np.float32(-0.6)),
+    _case("ApplyProximalGradientDescent", l1=np.float32(0.0)),
+    _case("ApplyProximalAdagrad", l1=np.float32(0.0)),
+    _case("ApplyAdagradDA", l1=np.float32(0.0)),
+]
+
+
+def _run(tf, builder, op_type, inputs):
+    spec = training_ops._SPECS[op_type]
+    refs = {name: tf.Variable(inputs[name], name=name) for name in spec.inputs[:spec.refs]}
+    kwargs = {name: refs.get(name, inputs.get(name)) for name in spec.inputs}
+    kwargs.update({k: bool(v) for k, v in inputs.items() if k not in spec.inputs})
+    out = builder(**kwargs)
+    results = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(2):  # twice: the second update reads what the first wrote
+            sess.run(out)
+            results.append({name: sess.run(ref) for name, ref in refs.items()})
+    return out, results
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("op_type,inputs", CASES)
+def test_kernels_match_tensorflow(tf1, op_type, inputs):
+    tf_out, expected = _run(tf1, getattr(tf1.raw_ops, op_type), op_type, inputs)
+    with ours.Graph().as_default():
+        out, actual = _run(ours, getattr(training_ops, _snake(op_type)), op_type, inputs)
+    assert out.op.type == op_type and out.name == tf_out.name
+    assert out.dtype.name == tf_out.dtype.name and out.shape.as_list() == tf_out.shape.as_list()
+    assert sorted(out.op.attrs) == sorted(k for k in tf_out.op.node_def.attr)
+    assert [t.name for t in out.op.inputs] == [t.name for t in tf_out.op.inputs]
+    for step, (mine, theirs) in enumerate(zip(actual, expected)):
+        for name in theirs:
+            np.testing.assert_allclose(mine[name], theirs[name], rtol=2e-6, atol=1e-7, err_msg=f"{name} step {step}")
+
+
+def test_builder_errors():
+    with ours.Graph().as_default():
+        w = ours.Variable([1.0, 2.0], name="w")
+        with pytest.raises(TypeError, match="^'ApplyGradientDescent' Op requires that input 'var' be a mutable tensor"):
+            training_ops.apply_gradient_descent(ours.constant([1.0, 2.0]), 0.1, [1.0, 1.0])
+        with pytest.raises(TypeError, match="^Input 'alpha' of 'ApplyGradientDescent' Op has type float64 that does "
+                                            "not match type float32 of argument 'var'.$"):
+            training_ops.apply_gradient_descent(w, ours.constant(0.1, ours.float64), [1.0, 1.0])
+        with pytest.raises(ValueError, match="ApplyGradientDescent"):
+            training_ops.apply_gradient_descent(w, 0.1, [1.0, 1.0, 1.0])
+        with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1 for input 'alpha'"):
+            training_ops.apply_gradient_descent(w, [0.1, 0.2], [1.0, 1.0])
+        with pytest.raises(TypeError, match="parameter 'indices' has DataType float32"):
+            training_ops.sparse_apply_proximal_gradient_descent(w, 0.1, 0.0, 0.0, [1.0], ours.constant([0.0]))
+
+
+def test_kernel_errors_name_the_op():
+    with ours.Graph().as_default():
+        w = ours.Variable([[1.0], [2.0]], name="w")
+        accum = ours.Variable([[1.0], [1.0]], name="accum")
+        update = training_ops.apply_adagrad(w, accum, 0.1, ours.constant([[1.0], [1.0]]))
+        feed = ours.placeholder(ours.float32, [None, 1])
+        fed = training_ops.apply_gradient_descent(w, 0.1, feed)
+        rows = ours.placeholder(ours.int32, [None])
+        sparse = training_ops.sparse_apply_adagrad(w, accum, 0.1, ours.constant([[1.0]]), rows)
+        with ours.Session() as sess:
+            with pytest.raises(errors.FailedPreconditionError,
+                               match="^Attempting to use uninitialized value w\n") as caught:
+                sess.run(update)
+            assert caught.value.op.name == "ApplyAdagrad"
+            sess.run(ours.global_variables_initializer())
+            with pytest.raises(errors.InvalidArgumentError, match=r"^var and delta do not have the same shape\[2,1\] "
+                                                                  r"\[3,1\]"):
+                sess.run(fed, {feed: np.ones((3, 1), np.float32)})
+            with pytest.raises(errors.InvalidArgumentError, match="^Index 5 at offset 0 in indices is out of range"):
+                sess.run(sparse, {rows: [5]})
+            np.testing.assert_allclose(sess.run(w), [[1.0], [2.0]])  # a refused update writes nothing
