@@ -27,7 +27,8 @@ from graph.core.graph_keys import GraphKeys
 from graph.core.operation import Operation
 from graph.core.tensor import (  # noqa: F401  (re-exported: callers import them from graph.core.graph)
     Tensor, convert_to_tensor, is_tensor, register_tensor_conversion_function)
-from graph.proto import graph_def
+from graph.proto.framework import GRAPH_DEF_VERSION, VersionDef
+from graph.proto.node_def import EncodedGraphDef, encode_graph_def
 
 _kernel_registry = kernels._REGISTRY  # op type -> OpKernel, read once per op created
 
@@ -408,14 +409,14 @@ class Graph:
 
     # ----------------------------------------------------------------- serialization
     def as_graph_def(self, from_version=None, add_shapes: bool = False):
-        """This graph as a GraphDef message (``graph.proto.graph_def``), the form TensorFlow imports."""
+        """This graph as a GraphDef message, nodes in creation order (decoded lazily), the form TF imports."""
         del from_version  # every op is written; TF uses it for incremental exports
-        return graph_def.graph_def_of(self, add_shapes=add_shapes)
+        return EncodedGraphDef(encode_graph_def([op.node_def_bytes(add_shapes) for op in self._ops_by_name.values()]))
 
     @property
     def graph_def_versions(self):
         """The VersionDef written into GraphDefs (producer = TF 2.21's graph version)."""
-        return graph_def.VersionDef(producer=graph_def.GRAPH_DEF_VERSION)
+        return VersionDef(producer=GRAPH_DEF_VERSION)
 
     # ----------------------------------------------------------------- default graph
     def as_default(self) -> "_DefaultGraph":

@@ -1,5 +1,5 @@
-"""Tests for graph/proto/graph_def.py: NodeDef/GraphDef export of a Graph, the per-op NodeDef cache, TensorFlow
-importing what we export (the encoder's own bytes: test_node_def.py)."""
+"""Tests for Operation.node_def / Graph.as_graph_def: NodeDef/GraphDef export of a Graph, the per-op NodeDef
+cache, TensorFlow importing what we export (the encoder's own bytes: tests/graph/proto/test_node_def.py)."""
 
 import numpy as np
 import pytest
@@ -9,10 +9,21 @@ from graph.base import dtypes
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
-from graph.proto.graph_def import graph_def_bytes, graph_def_of, node_def_of
-from graph.proto.framework import GraphDef, VersionDef
+from graph.proto.framework import GraphDef, NodeDef, VersionDef
 from graph.proto.values import python_value_of
 from tests.graph.graph_oracle import small_graph
+
+
+def node_def_of(op, add_shapes=False):
+    return NodeDef.from_bytes(op.node_def_bytes(add_shapes))
+
+
+def graph_def_of(graph, add_shapes=False):
+    return graph.as_graph_def(add_shapes=add_shapes)
+
+
+def graph_def_bytes(graph, add_shapes=False):
+    return graph.as_graph_def(add_shapes=add_shapes).to_bytes()
 
 
 def test_attr_errors_name_the_op_and_attr():
