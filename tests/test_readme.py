@@ -52,7 +52,7 @@ def _console_commands(code):
 
 def test_every_block_has_a_known_kind():
     kinds = {kind for _, kind, _ in _blocks()}
-    assert kinds <= {"python", "console", "bash"}, kinds
+    assert kinds <= {"python", "console", "bash", "text"}, kinds
 
 
 def test_install_commands_are_the_ci_ones():
