@@ -211,3 +211,21 @@ def test_train_op_collection_and_optimizer_variables_per_graph():
             assert [v.name for v in optimizer.variables()] == ["beta1_power:0", "beta2_power:0", "w/Adam:0",
                                                                "w/Adam_1:0"]
     assert trains[0].graph is not trains[1].graph
+
+
+def _under_control_dependencies(tf):
+    w = tf.Variable([1.0, 2.0], name="w")
+    gate = tf.no_op(name="gate")
+    with tf.control_dependencies([gate]):
+        return tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(w * w), name="train")
+
+
+@pytest.mark.tf
+def test_slots_escape_control_dependencies(tf1):
+    """Slots and accumulators are made as in TF's init_scope: their initializers depend on nothing."""
+    _under_control_dependencies(tf1)
+    with ours.Graph().as_default() as graph:
+        _under_control_dependencies(ours)
+    rows = [(op.name, sorted(c.name for c in op.control_inputs)) for op in graph.get_operations()]
+    assert rows == [(op.name, sorted(c.name for c in op.control_inputs))
+                    for op in tf1.get_default_graph().get_operations()]
