@@ -145,14 +145,14 @@ CASES = [
 # Op types whose gradient (or NotDifferentiable declaration) another engineer owns: linalg, assertions,
 # set ops and scatter updates. Those engineers empty this set as they register them.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
-    "Assert", "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr", "Unique", "ScatterAdd", "ScatterSub",
+    "Assert", "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr",
 })
 
 # Ops TensorFlow registers nothing for: no inputs, only integer/boolean outputs, or optimizer updates;
 # tf.gradients never differentiates them. (Optimizer kernels, Apply*/SparseApply*, are matched by prefix.)
 UNREGISTERED_IN_TF = frozenset({
     "All", "Any", "IsFinite", "IsInf", "IsNan", "CountUpTo", "NoOp", "Placeholder", "VariableV2", "Where",
-    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate",
+    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "Unique",
     # saver's checkpoint ops, registered once saver is imported (TF declares StringJoin NotDifferentiable;
     # nothing differentiable ever flows into it)
     "Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints",
