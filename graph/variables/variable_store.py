@@ -19,6 +19,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib
 from graph.ops import array_index_ops
 from graph.variables import initializers as init_ops
+from graph.variables import synchronization as synchronization_lib
 from graph.variables import variables
 from graph.core.graph import GraphKeys, Tensor
 from graph.variables.partitioning import (PartitionedVariable, _call_partitioner, _get_slice_dim_and_num_slices,
@@ -116,7 +117,7 @@ class _VariableStore:
                 validate_shape=validate_shape, use_resource=use_resource, constraint=constraint,
                 synchronization=synchronization, aggregation=aggregation)
 
-        synchronization, aggregation, trainable = variables._validate_synchronization_aggregation_trainable(
+        synchronization, aggregation, trainable = synchronization_lib.validate_synchronization_aggregation_trainable(
             synchronization, aggregation, trainable, name)
         if custom_getter is not None:
             kwargs = {"getter": _true_getter, "name": name, "shape": shape, "dtype": dtype,

@@ -20,7 +20,6 @@ variables.  The guard, the dependency graph and the uninitialized-value advice l
 
 from __future__ import annotations
 
-import enum
 import logging
 from typing import Callable
 
@@ -35,52 +34,14 @@ from graph.core.graph import GraphKeys, Operation, Tensor
 from graph.core.name_scopes import prepend_name_scope as _prepend_name_scope
 from graph.core.name_scopes import strip_name_scope as _strip_name_scope
 from graph.variables.save_slice_info import SaveSliceInfo
+from graph.variables.synchronization import (VariableAggregation, VariableSynchronization,
+                                             validate_synchronization_aggregation_trainable)
 from graph.proto.framework import VariableDef
 from graph.base.shapes import TensorShape, unknown_shape
 
 __all__ = ["Variable", "VariableV1", "RefVariable", "VariableSynchronization", "VariableAggregation"]
 
 _logger = logging.getLogger("graph")
-
-
-class VariableSynchronization(enum.Enum):
-    """When a distributed variable is synchronized (TensorFlow's enum values)."""
-
-    AUTO = 0
-    NONE = 1
-    ON_WRITE = 2
-    ON_READ = 3
-
-
-class VariableAggregation(enum.Enum):
-    """How a distributed variable's updates are aggregated (TensorFlow's enum values)."""
-
-    NONE = 0
-    SUM = 1
-    MEAN = 2
-    ONLY_FIRST_REPLICA = 3
-
-
-def _validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name):
-    """Defaults and checks for the distribution arguments (TF's variables.py)."""
-    if aggregation is None:
-        aggregation = VariableAggregation.NONE
-    elif not isinstance(aggregation, VariableAggregation):
-        try:
-            aggregation = VariableAggregation(aggregation)
-        except ValueError:
-            raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: {name}") from None
-    if synchronization is None:
-        synchronization = VariableSynchronization.AUTO
-    elif type(synchronization) is not VariableSynchronization:
-        try:
-            synchronization = VariableSynchronization(synchronization)
-        except ValueError:
-            raise ValueError(
-                f"Invalid variable synchronization mode: {synchronization} for variable: {name}") from None
-    if trainable is None:
-        trainable = synchronization != VariableSynchronization.ON_READ
-    return synchronization, aggregation, trainable
 
 
 class Variable:
@@ -130,7 +91,7 @@ class Variable:
         if constraint is not None and not callable(constraint):
             raise ValueError("The `constraint` argument must be a callable.")
         self._synchronization, self._aggregation, self._trainable = \
-            _validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name)
+            validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable, name)
         if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
             collections = list(collections) + [GraphKeys.TRAINABLE_VARIABLES]
         graph = graph_lib.get_default_graph()
@@ -190,7 +151,7 @@ class Variable:
         else:
             self._initial_value = None
         self._synchronization, self._aggregation, self._trainable = \
-            _validate_synchronization_aggregation_trainable(
+            validate_synchronization_aggregation_trainable(
                 variable_def.synchronization, variable_def.aggregation, variable_def.trainable,
                 variable_def.variable_name)
         self._snapshot = graph.as_graph_element(_prepend_name_scope(variable_def.snapshot_name, import_scope))
