@@ -9,6 +9,7 @@ import pytest
 import graph.compat.v1 as tf
 from graph.viz import figure as figure_lib
 from graph.viz import picture
+from graph.viz import svg_drawing
 from graph.viz.figure import Edge, Figure, Node
 from graph.core.graph import Graph
 
@@ -85,7 +86,7 @@ def test_svg_is_valid_and_shows_labels(guide_graph):
 
 
 def test_svg_layers_follow_dependencies(guide_graph):
-    layout = figure_lib._Layout(picture.figure(guide_graph))
+    layout = svg_drawing._Layout(picture.figure(guide_graph))
     assert layout.y["weights"] < layout.y["weights/Assign"] < layout.y["init"]
     assert layout.y["weights"] < layout.y["w_twice/Assign"]  # the initialized_value edge shapes layers
     for row in layout.rows:  # no two boxes of a row overlap
@@ -130,7 +131,7 @@ def test_figure_cycles_self_loops_and_long_edges():
     for source, target in [("a", "b"), ("b", "c"), ("c", "a"), ("a", "d"), ("d", "e"), ("a", "e"), ("e", "e")]:
         figure.add_edge(Edge(source, target, label=f"{source}{target}"))
     figure.add_edge(Edge("b", "d", style="dotted", constraint=False))
-    layout = figure_lib._Layout(figure)
+    layout = svg_drawing._Layout(figure)
     assert layout.y["a"] < layout.y["d"] < layout.y["e"]
     assert len(layout.chains[("a", "e")]) == 3  # passes through one invisible point
     texts, _ = _texts(figure.to_svg())
