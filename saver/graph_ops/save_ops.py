@@ -12,7 +12,8 @@ write files when a Session runs them:
 
 Kernels stream: SaveV2 hands the session's variable arrays straight to the bundle writer (no copy);
 RestoreV2 reads through saver.graph_ops.restored_arrays (arrays an ``Assign`` may adopt, reads deferred until
-the Assign converts them).  The sharded save graph's Select and Pack are graph.ops.array_ops' ops.
+the Assign converts them).  The sharded save graph's Select and Pack are ops of graph.ops'
+array family.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor
-from graph.ops import array_ops
+from graph.ops import array_concat_ops
 from graph.ops import constant_ops as ops
 from saver.format.bundle import BundleWriter, Slice, merge_bundles
 from saver.format.coding import parse_shape_and_slice
@@ -255,7 +256,7 @@ def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dir
     graph = _graph_of(checkpoint_prefixes, destination_prefix)
     with graph.as_default(), graph.name_scope(name or "MergeV2Checkpoints") as scope:
         if isinstance(checkpoint_prefixes, (list, tuple)):
-            checkpoint_prefixes = array_ops.stack(list(checkpoint_prefixes), name="checkpoint_prefixes")
+            checkpoint_prefixes = array_concat_ops.stack(list(checkpoint_prefixes), name="checkpoint_prefixes")
         destination = convert_to_tensor(destination_prefix, dtype=dtypes_lib.string)
         attrs = {"delete_old_dirs": bool(delete_old_dirs), "allow_missing_files": bool(allow_missing_files)}
         return graph.create_op("MergeV2Checkpoints", [checkpoint_prefixes, destination], [], name=scope,

@@ -26,8 +26,10 @@ from graph.base.shapes import TensorShape
 from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor
+from graph.ops import array_index_ops
 from graph.ops import array_ops
 from graph.ops import constant_ops as ops
+from graph.ops import control_flow_ops
 from graph.proto.protobuf import enum
 from saver.format.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 from saver.graph_ops import save_ops
@@ -111,11 +113,11 @@ class BaseSaverBuilder:
 
     def _AddSaveOps(self, filename_tensor, saveables):  # noqa: N802 - TF's name
         save = self.save_op(filename_tensor, saveables)
-        return ops.with_dependencies([save], filename_tensor)
+        return control_flow_ops.with_dependencies([save], filename_tensor)
 
     def _AddShardedSaveOpsForV2(self, checkpoint_prefix, per_device):  # noqa: N802 - TF's name
         with graph_lib.device("CPU"):
-            suffix = array_ops.where(
+            suffix = array_index_ops.where(
                 save_ops.static_regex_full_match(checkpoint_prefix, "^s3://.*"),
                 ops.constant(_S3_TEMP_SUFFIX), ops.constant(_SHARDED_TEMP_SUFFIX))
             tmp_checkpoint_prefix = save_ops.string_join([checkpoint_prefix, suffix])
