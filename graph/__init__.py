@@ -7,7 +7,7 @@ modules on first access, so ``import saver.format.bundle_reader`` never drags in
 The layers, bottom to top (each imports only the ones below it; tests/test_layering.py holds the
 one declaration of this order and walks every import)::
 
-    base       errors, dtypes, shapes, the kernel registry, the GC pause
+    base       dtypes, shapes, the kernel registry, the GC pause (and graph.errors: TF's error classes)
     platform   the file-system layer: local paths and fsspec URLs, the one atomic write
     proto      protobuf wire codec, text format, TensorFlow's framework messages, the NodeDef encoder
     core       Tensor, Operation, Graph, default graph and session stacks, name scopes, devices, seeds

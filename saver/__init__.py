@@ -4,7 +4,7 @@
 the Saver (save / restore / retention / sharding), the checkpoint readers and writer,
 checkpoint-state management, restores beyond TensorFlow (partial, renamed), TF2
 object-graph reading and ``.meta`` files.  The error classes are TensorFlow's, from
-``graph.base.errors`` (re-exported as ``saver.errors``).
+``graph.errors`` (re-exported as ``saver.errors``).
 
 Layers, bottom to top (each imports only the ones below it, and ``graph``'s public names)::
 
@@ -28,9 +28,9 @@ import importlib
 
 # name -> module that defines it; loaded on first attribute access (PEP 562).
 _EXPORTS = {
-    "errors": "graph.base.errors",
-    "OpError": "graph.base.errors", "NotFoundError": "graph.base.errors",
-    "InvalidArgumentError": "graph.base.errors", "DataLossError": "graph.base.errors",
+    "errors": "graph.errors",
+    "OpError": "graph.errors", "NotFoundError": "graph.errors",
+    "InvalidArgumentError": "graph.errors", "DataLossError": "graph.errors",
     "BundleReader": "saver.format.bundle", "BundleWriter": "saver.format.bundle", "Slice": "saver.format.bundle",
     "merge_bundles": "saver.format.bundle", "write_checkpoint": "saver.format.bundle",
     "create_global_step": "graph.train.global_step", "get_global_step": "graph.train.global_step",

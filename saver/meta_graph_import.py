@@ -15,7 +15,7 @@ import re
 from typing import Callable
 
 from graph.base import kernels
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope

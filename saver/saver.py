@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from graph.base import errors
+from graph import errors
 from graph.base.paused_gc import PausedGC
 from graph.core import graph as graph_lib
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope
@@ -319,7 +319,7 @@ class Saver:
             raise ValueError("Can't load save_path when it is None.")
         checkpoint_prefix = _as_str(save_path)
         if not state_lib.checkpoint_exists_internal(checkpoint_prefix):
-            raise CheckpointNotFoundError("The passed save_path is not a valid checkpoint: " + checkpoint_prefix)
+            raise CheckpointNotFoundError(None, None, "The passed save_path is not a valid checkpoint: " + checkpoint_prefix)
         logger.info("Restoring parameters from %s", checkpoint_prefix)
         try:
             sess.run(self.saver_def.restore_op_name, {self.saver_def.filename_tensor_name: checkpoint_prefix})

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LAYERS = (
     ("graph",),  # the package face: lazy, imports nothing
-    ("graph.base",),
+    ("graph.base", "graph.errors"),  # graph.errors: the public path of the error classes (TF's tf.errors)
     ("graph.platform",),
     ("graph.proto",),
     ("graph.core",),

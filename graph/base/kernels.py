@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from graph.base import errors
+from graph import errors
 
 __all__ = ["DEAD", "OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message",
            "register_uninitialized_hint"]

@@ -109,7 +109,7 @@ _NAMESPACES = {
         "transpose": "graph.ops.linalg_ops:matrix_transpose",
     }, frozenset(("matrix_diag_part",))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
-    "errors": ("graph.base.errors", {}, frozenset()),
+    "errors": ("graph.errors", {}, frozenset()),
     "random": ("graph.ops.random_ops", {
         "normal": "graph.ops.random_ops:random_normal",
         "truncated_normal": "graph.ops.random_ops:truncated_normal",

@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor

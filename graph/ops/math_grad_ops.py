@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
@@ -81,7 +81,7 @@ def _truncate_div(x, y):
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype.kind in "iu":
         if np.any(y == 0):
-            raise errors.InvalidArgumentError("Integer division by zero")
+            raise errors.InvalidArgumentError(None, None, "Integer division by zero")
         quotient = np.floor_divide(x, y)
         fix = (quotient < 0) & (quotient * y != x)
         return quotient + fix
@@ -91,14 +91,14 @@ def _truncate_div(x, y):
 def _floor_div(x, y):
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype.kind in "iu" and np.any(y == 0):
-        raise errors.InvalidArgumentError("Integer division by zero")
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
     return np.floor_divide(x, y)
 
 
 def _floor_mod(x, y):
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype.kind in "iu" and np.any(y == 0):
-        raise errors.InvalidArgumentError("Integer division by zero")
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
     return np.mod(x, y)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core.graph import Tensor, convert_to_tensor, name_scope

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.ops import constant_ops as ops
 from graph.core import graph as graph_lib

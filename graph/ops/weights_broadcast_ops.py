@@ -8,7 +8,7 @@ at graph-build time the check happens here and leaves a ``NoOp`` (``static_scala
 
 from __future__ import annotations
 
-from graph.base import errors
+from graph import errors
 from graph.core.graph import Operation, Tensor, control_dependencies, convert_to_tensor, name_scope
 from graph.ops import array_ops, constant_ops, control_flow_ops, math_ops
 from graph.ops.array_fill_ops import ones_like

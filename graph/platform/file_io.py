@@ -28,7 +28,7 @@ import re
 import secrets
 from typing import BinaryIO, Callable, Iterator
 
-from graph.base import errors
+from graph import errors
 
 __all__ = ["is_url", "local_path", "filesystem", "join", "split", "isabs", "relpath", "temp_filename",
            "atomic_file", "write_bytes", "read_bytes", "exists", "isdir", "makedirs", "glob", "glob_escape",

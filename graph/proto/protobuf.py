@@ -25,7 +25,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 # The field kinds a declaration names, re-exported so that a module declaring messages imports one place.
 from graph.proto.wire import (BOOL, BYTES, DOUBLE, ENUM, FIXED32, FIXED64, FLOAT, INT32, INT64, LEN, SFIXED32,
                               SFIXED64, SINT32, SINT64, STRING, UINT32, UINT64, VARINT, VARINT_1, ScalarType,
@@ -172,7 +172,7 @@ class Field:
         kind, is_message = self._resolved
         if is_message:
             if wire_type != LEN:
-                raise DataLossError(f"field {self.name} ({self.number}) has wire type {wire_type}, expected 2")
+                raise DataLossError(None, None, f"field {self.name} ({self.number}) has wire type {wire_type}, expected 2")
             item = kind.from_bytes(payload)
             if self.repeated:
                 values.setdefault(self.name, []).append(item)
@@ -191,17 +191,17 @@ class Field:
             else:
                 size = kind.struct.size
                 if len(payload) % size:
-                    raise DataLossError(f"packed field {self.name} ({self.number}) has {len(payload)} bytes, "
+                    raise DataLossError(None, None, f"packed field {self.name} ({self.number}) has {len(payload)} bytes, "
                                         f"not a multiple of {size}")
                 items.extend(struct.unpack("<%d%s" % (len(payload) // size, kind.struct.format[-1]), payload))
             return
         if wire_type != kind.wire_type:
-            raise DataLossError(f"field {self.name} ({self.number}) has wire type {wire_type}, "
+            raise DataLossError(None, None, f"field {self.name} ({self.number}) has wire type {wire_type}, "
                                 f"expected {kind.wire_type}")
         try:
             value = kind.from_wire(payload)
         except (UnicodeDecodeError, struct.error) as error:
-            raise DataLossError(f"bad value for field {self.name} ({self.number}): {error}") from error
+            raise DataLossError(None, None, f"bad value for field {self.name} ({self.number}): {error}") from error
         if self.repeated:
             values.setdefault(self.name, []).append(value)
         else:
@@ -260,7 +260,7 @@ class MapField(Field):
 
     def decode(self, wire_type: int, payload, values: dict) -> None:
         if wire_type != LEN:
-            raise DataLossError(f"map field {self.name} ({self.number}) has wire type {wire_type}")
+            raise DataLossError(None, None, f"map field {self.name} ({self.number}) has wire type {wire_type}")
         key_field = Field(1, self.key_kind)
         key_field.name = "key"
         value_field = self._entry()

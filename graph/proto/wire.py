@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Callable, Iterator
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 
 __all__ = [
     "VARINT", "I64", "LEN", "I32", "ScalarType", "enum",
@@ -55,16 +55,16 @@ def _decode_varint(buffer, pos: int, max_bytes: int, limit: int) -> tuple[int, i
     end = len(buffer)
     for count in range(max_bytes):
         if pos >= end:
-            raise DataLossError(f"truncated varint at byte {pos}")
+            raise DataLossError(None, None, f"truncated varint at byte {pos}")
         byte = buffer[pos]
         pos += 1
         result |= (byte & 0x7F) << shift
         if not byte & 0x80:
             if result >= limit:
-                raise DataLossError(f"varint overflows {limit.bit_length() - 1} bits at byte {pos - count - 1}")
+                raise DataLossError(None, None, f"varint overflows {limit.bit_length() - 1} bits at byte {pos - count - 1}")
             return result, pos
         shift += 7
-    raise DataLossError(f"varint longer than {max_bytes} bytes at byte {pos - max_bytes}")
+    raise DataLossError(None, None, f"varint longer than {max_bytes} bytes at byte {pos - max_bytes}")
 
 
 def decode_varint64(buffer, pos: int = 0) -> tuple[int, int]:
@@ -109,7 +109,7 @@ def parse_fields(buffer) -> Iterator[tuple[int, int, Any]]:
             tag, pos = decode_varint64(data, pos)
         number, wire_type = tag >> 3, tag & 7
         if number == 0:
-            raise DataLossError(f"field number 0 at byte {pos}")
+            raise DataLossError(None, None, f"field number 0 at byte {pos}")
         if wire_type == VARINT:
             payload = data[pos] if pos < end else 0x80
             if payload < 0x80:
@@ -123,17 +123,17 @@ def parse_fields(buffer) -> Iterator[tuple[int, int, Any]]:
             else:
                 length, pos = decode_varint64(data, pos)
             if pos + length > end:
-                raise DataLossError(f"field {number} wants {length} bytes at byte {pos}, only {end - pos} left")
+                raise DataLossError(None, None, f"field {number} wants {length} bytes at byte {pos}, only {end - pos} left")
             payload = data[pos:pos + length]
             pos += length
         elif wire_type in (I32, I64):
             size = 4 if wire_type == I32 else 8
             if pos + size > end:
-                raise DataLossError(f"truncated fixed-width field {number} at byte {pos}")
+                raise DataLossError(None, None, f"truncated fixed-width field {number} at byte {pos}")
             payload = data[pos:pos + size]
             pos += size
         else:
-            raise DataLossError(f"unsupported wire type {wire_type} for field {number} at byte {pos}")
+            raise DataLossError(None, None, f"unsupported wire type {wire_type} for field {number} at byte {pos}")
         yield number, wire_type, payload
 
 

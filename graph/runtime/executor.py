@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.base import errors
+from graph import errors
 from graph.base.kernels import DEAD
 
 __all__ = ["Context", "execute"]

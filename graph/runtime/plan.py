@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.base.kernels import DEAD
 from graph.core.graph import Operation, Tensor

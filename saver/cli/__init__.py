@@ -13,7 +13,7 @@ import os
 import sys
 from typing import List, Optional, TextIO
 
-from graph.base import errors
+from graph import errors
 from graph.viz.figure import GraphvizNotFoundError
 from saver.cli import convert, diff, draw, edit, listing
 from saver.cli.output import (EXIT_DAMAGED, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_MISSING_FEATURE,

@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from graph.base.errors import InvalidArgumentError
+from graph.errors import InvalidArgumentError
 from saver.format.coding import TensorSlice, encode_varint, parse_shape_and_slice
 from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSliceProto, VersionDef
 
@@ -49,14 +49,14 @@ def check_versions(version: VersionDef | None, where: str) -> None:
     if version is None:
         return
     if version.producer < TENSOR_BUNDLE_MIN_PRODUCER:
-        raise InvalidArgumentError(f"Checkpoint producer version {version.producer} below min producer "
+        raise InvalidArgumentError(None, None, f"Checkpoint producer version {version.producer} below min producer "
                                    f"{TENSOR_BUNDLE_MIN_PRODUCER} supported by checkpoint ({where}).")
     if version.min_consumer > TENSOR_BUNDLE_VERSION:
-        raise InvalidArgumentError(f"Checkpoint min consumer version {version.min_consumer} above current "
+        raise InvalidArgumentError(None, None, f"Checkpoint min consumer version {version.min_consumer} above current "
                                    f"version {TENSOR_BUNDLE_VERSION} for checkpoint ({where}).  "
                                    "Please upgrade TensorFlow.")
     if TENSOR_BUNDLE_VERSION in version.bad_consumers:
-        raise InvalidArgumentError(f"Checkpoint disallows consumer version {TENSOR_BUNDLE_VERSION} ({where}).  "
+        raise InvalidArgumentError(None, None, f"Checkpoint disallows consumer version {TENSOR_BUNDLE_VERSION} ({where}).  "
                                    "Please upgrade TensorFlow: this version is likely buggy.")
 
 _U32 = (1 << 32) - 1

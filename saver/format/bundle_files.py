@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 from saver.format import crc
 
 __all__ = ["data_filename", "index_filename", "stat_id", "file_id", "make_parent_directory",
@@ -68,7 +68,7 @@ def make_parent_directory(prefix: str) -> None:
         except FileExistsError:
             pass
         except FileNotFoundError as error:
-            raise NotFoundError(f"Failed to create a directory: {directory}; No such file or directory") from error
+            raise NotFoundError(None, None, f"Failed to create a directory: {directory}; No such file or directory") from error
 
 
 class DataFileWriter:
@@ -135,7 +135,7 @@ class DataFileReader:
         try:
             self._fd = os.open(path, os.O_RDONLY | _O_BINARY)
         except FileNotFoundError as error:
-            raise NotFoundError(f"{path}: data file not found{needed_for}") from error
+            raise NotFoundError(None, None, f"{path}: data file not found{needed_for}") from error
         self.size = os.fstat(self._fd).st_size
 
     def close(self) -> None:
@@ -166,7 +166,7 @@ class DataFileReader:
             while got < len(chunk):
                 count = os.preadv(self._fd, [chunk[got:]], offset + done + got)
                 if not count:
-                    raise DataLossError(f"{self.name}: short read for key {key} at offset {offset + done + got}")
+                    raise DataLossError(None, None, f"{self.name}: short read for key {key} at offset {offset + done + got}")
                 got += count
             if checksum is not None:
                 checksum = crc.extend(checksum, chunk)

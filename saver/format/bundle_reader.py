@@ -26,7 +26,7 @@ from typing import Iterator
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.format import crc
 from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
                                       decode_entry)
@@ -82,7 +82,7 @@ class BundleReader:
                 break
             self.close()
         else:
-            raise NotFoundError(f"{self.index_path}: the checkpoint kept changing while it was opened "
+            raise NotFoundError(None, None, f"{self.index_path}: the checkpoint kept changing while it was opened "
                                 f"({_OPEN_ATTEMPTS} attempts)")
 
     def _open_index(self):
@@ -90,10 +90,10 @@ class BundleReader:
         try:
             file = open(self.index_path, "rb")
         except FileNotFoundError as error:
-            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                                 f"files for {self.prefix} ({self.index_path} does not exist)") from error
         except (IsADirectoryError, PermissionError) as error:
-            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: {self.index_path} is not a "
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: {self.index_path} is not a "
                                 f"readable file ({error.strerror})") from error
         try:
             self._read_header(file.read())
@@ -106,14 +106,14 @@ class BundleReader:
         self._table = Table(self.index_path, data)
         raw_header = self._table.get(HEADER_KEY)
         if raw_header is None:
-            raise DataLossError(f"{self.index_path}: no bundle header entry (key '')")
+            raise DataLossError(None, None, f"{self.index_path}: no bundle header entry (key '')")
         self.header = self._parse(BundleHeaderProto, raw_header, "header")
         check_versions(self.header.version, self.index_path)
         self.num_shards = self.header.num_shards
         if self.num_shards < 1:
-            raise DataLossError(f"{self.index_path}: bundle header has num_shards = {self.num_shards}")
+            raise DataLossError(None, None, f"{self.index_path}: bundle header has num_shards = {self.num_shards}")
         if self.header.endianness not in (BundleHeaderProto.LITTLE, BundleHeaderProto.BIG):
-            raise DataLossError(f"{self.index_path}: bad endianness {self.header.endianness} in the header")
+            raise DataLossError(None, None, f"{self.index_path}: bad endianness {self.header.endianness} in the header")
         self.byteswap = self.header.endianness == BundleHeaderProto.BIG
         self._entries: dict[bytes, BundleEntryProto] = {}   # public protos, decoded on request
         self._records: dict[bytes, BundleEntry] = {}        # fast records, decoded on first use
@@ -153,14 +153,14 @@ class BundleReader:
         try:
             return cls.from_bytes(raw)
         except DataLossError as error:
-            raise DataLossError(f"{self.index_path}: cannot parse the {cls.__name__} of key "
+            raise DataLossError(None, None, f"{self.index_path}: cannot parse the {cls.__name__} of key "
                                 f"{key!r}: {error.message}") from error
 
     def _decode(self, key: bytes, raw: bytes) -> BundleEntry:
         try:
             return decode_entry(raw)
         except DataLossError as error:
-            raise DataLossError(f"{self.index_path}: cannot parse the BundleEntryProto of key "
+            raise DataLossError(None, None, f"{self.index_path}: cannot parse the BundleEntryProto of key "
                                 f"{_key_str(key)!r}: {error.message}") from error
 
     # -- keys and entries ----------------------------------------------------------------------
@@ -200,7 +200,7 @@ class BundleReader:
         names = self.keys()
         close = difflib.get_close_matches(key, names, n=5, cutoff=0.5)
         hint = f" Closest keys present: {', '.join(close)}." if close else ""
-        return NotFoundError(f"Key {key} not found in checkpoint {self.prefix} ({len(names)} keys).{hint}")
+        return NotFoundError(None, None, f"Key {key} not found in checkpoint {self.prefix} ({len(names)} keys).{hint}")
 
     def _record(self, key) -> BundleEntry:
         raw_key = _key_bytes(key)
@@ -234,20 +234,20 @@ class BundleReader:
         try:
             dtype = dtypes.as_dtype(record.dtype)
         except TypeError as error:
-            raise DataLossError(f"{self.index_path}: key {key} has unknown dtype enum {record.dtype}") from error
+            raise DataLossError(None, None, f"{self.index_path}: key {key} has unknown dtype enum {record.dtype}") from error
         shape = record.shape
         if shape is None or len(shape) > _MAX_RANK:
-            raise DataLossError(f"{self.index_path}: key {key} has an unknown or absurd rank")
+            raise DataLossError(None, None, f"{self.index_path}: key {key} has an unknown or absurd rank")
         if len(shape) > _MAX_NUMPY_RANK:
-            raise UnimplementedError(f"{self.index_path}: key {key} has rank {len(shape)}; numpy arrays have at "
+            raise UnimplementedError(None, None, f"{self.index_path}: key {key} has rank {len(shape)}; numpy arrays have at "
                                      f"most {_MAX_NUMPY_RANK} dimensions")
         count = 1
         for size in shape:
             if size < 0:
-                raise DataLossError(f"{self.index_path}: key {key} has negative dimension in shape {list(shape)}")
+                raise DataLossError(None, None, f"{self.index_path}: key {key} has negative dimension in shape {list(shape)}")
             count *= size
         if count > _MAX_ELEMENTS:
-            raise DataLossError(f"{self.index_path}: key {key} has an absurd shape {list(shape)}")
+            raise DataLossError(None, None, f"{self.index_path}: key {key} has an absurd shape {list(shape)}")
         checked = self._types[(record.dtype, shape)] = (dtype, shape)
         return checked
 
@@ -294,7 +294,7 @@ class BundleReader:
         try:
             dtype_enum, shape, _ = decode_dtype_and_shape(raw)
         except DataLossError as error:
-            raise DataLossError(f"{self.index_path}: cannot parse the BundleEntryProto of key "
+            raise DataLossError(None, None, f"{self.index_path}: cannot parse the BundleEntryProto of key "
                                 f"{name!r}: {error.message}") from error
         dtype, shape = self._dtype_and_shape(name, BundleEntry(dtype_enum, shape))
         head = None
@@ -308,7 +308,7 @@ class BundleReader:
         file = self._files.get(shard_id)
         if file is None:
             if not 0 <= shard_id < self.num_shards:
-                raise DataLossError(f"{self.index_path}: key {key} names shard {shard_id} but the bundle has "
+                raise DataLossError(None, None, f"{self.index_path}: key {key} names shard {shard_id} but the bundle has "
                                     f"{self.num_shards} shard(s)")
             path = data_filename(self.prefix, shard_id, self.num_shards)
             file = self._files[shard_id] = DataFileReader(
@@ -318,12 +318,12 @@ class BundleReader:
     def _locate(self, key: str, record: BundleEntry) -> DataFileReader:
         file = self._data_file(record.shard_id, key)
         if record.offset < 0 or record.size < 0 or record.offset + record.size > file.size:
-            raise DataLossError(f"{file.name}: entry for key {key} (offset {record.offset}, size {record.size}) "
+            raise DataLossError(None, None, f"{file.name}: entry for key {key} (offset {record.offset}, size {record.size}) "
                                 f"runs past the end of the data file ({file.size} bytes)")
         return file
 
     def _crc_error(self, file, key: str, stored: int, computed: int) -> DataLossError:
-        return DataLossError(f"{file.name}: Checksum does not match for key {key}: stored {stored} vs. "
+        return DataLossError(None, None, f"{file.name}: Checksum does not match for key {key}: stored {stored} vs. "
                              f"calculated on the restored bytes {computed}")
 
     def lookup(self, key: str, out: np.ndarray | None = None) -> np.ndarray:
@@ -355,20 +355,20 @@ class BundleReader:
                 return out
             return result
         if not dtype.is_numpy_compatible or dtype.numpy_dtype.hasobject:
-            raise UnimplementedError(f"Cannot read key {key} of dtype {dtype.name}")
+            raise UnimplementedError(None, None, f"Cannot read key {key} of dtype {dtype.name}")
         numpy_dtype = dtype.numpy_dtype
         count = 1
         for size in shape:
             count *= size
         expected = count * numpy_dtype.itemsize
         if record.size != expected:
-            raise DataLossError(f"{file.name}: key {key} has {record.size} bytes but shape {list(shape)} of "
+            raise DataLossError(None, None, f"{file.name}: key {key} has {record.size} bytes but shape {list(shape)} of "
                                 f"{dtype.name} needs {expected}")
         if out is None:
             out = np.empty(shape, numpy_dtype)
         elif (out.shape != shape or out.dtype != numpy_dtype or not out.flags.c_contiguous
               or not out.flags.writeable):
-            raise InvalidArgumentError(f"Cannot read key {key} ({dtype.name} {list(shape)}) into an array of "
+            raise InvalidArgumentError(None, None, f"Cannot read key {key} ({dtype.name} {list(shape)}) into an array of "
                                        f"{out.dtype} {list(out.shape)}")
         checksum = file.read_into(record.offset, memoryview(out.reshape(-1).view(np.uint8)), key)
         computed = crc.mask(checksum)
@@ -401,7 +401,7 @@ class BundleReader:
         dtype, full_shape = self._dtype_and_shape(full_tensor_key, record)
         wanted_shape = spec.slice_shape(full_shape)
         if out is not None and tuple(out.shape) != wanted_shape:
-            raise InvalidArgumentError(f"out has shape {list(out.shape)}, slice {spec} of {full_tensor_key} "
+            raise InvalidArgumentError(None, None, f"out has shape {list(out.shape)}, slice {spec} of {full_tensor_key} "
                                        f"needs {list(wanted_shape)}")
         if not record.slices:  # a whole stored tensor restored as any slice
             if spec.covers(full_shape):
@@ -424,17 +424,17 @@ class BundleReader:
             try:
                 slice_record = self._record(slice_key)
             except NotFoundError as error:
-                raise DataLossError(f"{self.index_path}: slice {stored} of {full_tensor_key} is listed but its "
+                raise DataLossError(None, None, f"{self.index_path}: slice {stored} of {full_tensor_key} is listed but its "
                                     "entry is missing") from error
             _, stored_shape = self._dtype_and_shape(full_tensor_key, slice_record)
             if stored_shape != stored.slice_shape(full_shape) or slice_record.dtype != record.dtype:
-                raise DataLossError(f"{self.index_path}: slice {stored} of {full_tensor_key} is stored with "
+                raise DataLossError(None, None, f"{self.index_path}: slice {stored} of {full_tensor_key} is stored with "
                                     f"shape {list(stored_shape)}, expected {list(stored.slice_shape(full_shape))}")
             self._locate(full_tensor_key, slice_record)
             parts.append((stored, overlap, slice_record))
             covered += int(np.prod(overlap.slice_shape(full_shape), dtype=object))
         if covered != int(np.prod(wanted_shape, dtype=object)):
-            raise NotFoundError(f"Does not have sufficient slices for partitioned tensor {full_tensor_key} "
+            raise NotFoundError(None, None, f"Does not have sufficient slices for partitioned tensor {full_tensor_key} "
                                 f"to restore in slice_spec: {spec}")
         result = out if out is not None else np.empty(wanted_shape, dtype.numpy_dtype)
         for stored, overlap, slice_record in parts:

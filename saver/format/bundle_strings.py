@@ -22,7 +22,7 @@ import struct
 
 import numpy as np
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from saver.format import crc
 from saver.format.coding import decode_varint64, encode_varint
 
@@ -69,11 +69,11 @@ def _parse_strings(blob: bytearray, count: int, items: list) -> tuple[int, int]:
         length, pos = decode_varint64(blob, pos)
         lengths.append(length)
     if pos + 4 + sum(lengths) != len(blob):
-        raise DataLossError(f"string lengths add up to {sum(lengths)} bytes, entry has {len(blob) - pos - 4}")
+        raise DataLossError(None, None, f"string lengths add up to {sum(lengths)} bytes, entry has {len(blob) - pos - 4}")
     length_crc = crc.crc32c(_length_bytes(lengths))
     stored = struct.unpack_from("<I", blob, pos)[0]
     if stored != crc.mask(length_crc):
-        raise DataLossError(f"The length checksum does not match: expected {stored:#010x} but actual "
+        raise DataLossError(None, None, f"The length checksum does not match: expected {stored:#010x} but actual "
                             f"is {crc.mask(length_crc):#010x}")
     running = crc.extend(length_crc, blob[pos:pos + 4])
     pos += 4
@@ -90,14 +90,14 @@ def _parse_variants(blob: bytearray, count: int, items: list) -> tuple[int, int]
     for _ in range(count):
         length, pos = decode_varint64(blob, pos)
         if pos + length + 4 > len(blob):
-            raise DataLossError(f"variant element of {length} bytes runs past the entry")
+            raise DataLossError(None, None, f"variant element of {length} bytes runs past the entry")
         running = crc.extend(running, struct.pack("<Q", length))
         body = bytes(blob[pos:pos + length])
         running = crc.extend(running, body)
         pos += length
         stored = struct.unpack_from("<I", blob, pos)[0]
         if stored != crc.mask(running):
-            raise DataLossError("variant element checksum does not match")
+            raise DataLossError(None, None, "variant element checksum does not match")
         running = crc.extend(running, blob[pos:pos + 4])
         pos += 4
         items.append(body)
@@ -118,9 +118,9 @@ def read_strings(blob: bytearray, count: int, variant: bool, where: str) -> tupl
             running, pos = _parse_strings(blob, count, items)
     except (DataLossError, IndexError, struct.error) as error:
         kind = "variant" if variant else "string"
-        raise DataLossError(f"{where}: damaged {kind} tensor: {error}") from error
+        raise DataLossError(None, None, f"{where}: damaged {kind} tensor: {error}") from error
     if pos != len(blob):
-        raise DataLossError(f"{where}: {len(blob) - pos} unexpected trailing bytes")
+        raise DataLossError(None, None, f"{where}: {len(blob) - pos} unexpected trailing bytes")
     return items, running
 
 
@@ -135,7 +135,7 @@ def read_string_tensor(file, key: str, offset: int, size: int, variant: bool,
     count = math.prod(shape)
     per_element = 5 if variant else 1
     if size < count * per_element + (0 if variant else 4):
-        raise DataLossError(f"{file.name}: key {key} has {size} bytes, too few for {count} "
+        raise DataLossError(None, None, f"{file.name}: key {key} has {size} bytes, too few for {count} "
                             f"{'variant' if variant else 'string'} elements of shape {list(shape)}")
     blob = bytearray(size)
     file.read_into(offset, memoryview(blob), key, None)

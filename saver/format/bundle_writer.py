@@ -28,7 +28,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import InvalidArgumentError
+from graph.errors import InvalidArgumentError
 from saver.format import crc
 from graph.platform.file_io import temp_filename
 from saver.format.bundle_entry import HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry
@@ -66,7 +66,7 @@ def _as_array(value, dtype) -> tuple[np.ndarray, dtypes.DType]:
             array = array.astype(object)
         return np.asarray(array, order="C"), dtype
     if dtype == dtypes.resource:
-        raise InvalidArgumentError("A resource handle cannot be saved in a checkpoint (TensorFlow aborts on it)")
+        raise InvalidArgumentError(None, None, "A resource handle cannot be saved in a checkpoint (TensorFlow aborts on it)")
     array = np.asarray(array, dtype=dtype.numpy_dtype, order="C")  # no copy when already right; keeps 0-d
     if not _LITTLE_ENDIAN_HOST and array.dtype.itemsize > 1:  # files are little-endian
         array = array.byteswap()
@@ -81,7 +81,7 @@ def _string_elements(array: np.ndarray) -> list[bytes]:
         elif isinstance(item, Message):
             item = item.to_bytes()
         elif not isinstance(item, (bytes, bytearray, memoryview, np.bytes_)):
-            raise InvalidArgumentError(f"string tensor element {item!r} is not bytes or str")
+            raise InvalidArgumentError(None, None, f"string tensor element {item!r} is not bytes or str")
         out.append(bytes(item))
     return out
 
@@ -141,7 +141,7 @@ class BundleWriter:
         assert not self._finished, "BundleWriter already finished"
         raw_key = _key_bytes(key)
         if raw_key in self._entries:
-            raise InvalidArgumentError(f"Adding duplicate key: {_key_str(raw_key)}")
+            raise InvalidArgumentError(None, None, f"Adding duplicate key: {_key_str(raw_key)}")
         array, dtype = _as_array(value, dtype)
         offset = self._file.size
         if dtype in _STRING_TYPES:
@@ -172,7 +172,7 @@ class BundleWriter:
         array, dtype = _as_array(slice_tensor, dtype)
         expected = spec.slice_shape(full_shape)
         if tuple(array.shape) != expected:
-            raise InvalidArgumentError(f"Slice {spec} of {_key_str(_key_bytes(full_tensor_key))} with shape "
+            raise InvalidArgumentError(None, None, f"Slice {spec} of {_key_str(_key_bytes(full_tensor_key))} with shape "
                                        f"{list(full_shape)} needs a value of shape {list(expected)}, "
                                        f"got {list(array.shape)}")
         if spec.is_full() or expected == full_shape:
@@ -183,11 +183,11 @@ class BundleWriter:
         if full is None:
             full = self._entries[raw_key] = BundleEntry(dtype.as_datatype_enum, full_shape)
         elif full.dtype != dtype.as_datatype_enum or full.shape != full_shape:
-            raise InvalidArgumentError(f"Slice {spec} of {_key_str(raw_key)} has dtype {dtype.name} and full "
+            raise InvalidArgumentError(None, None, f"Slice {spec} of {_key_str(raw_key)} has dtype {dtype.name} and full "
                                        f"shape {list(full_shape)} but an earlier slice had dtype "
                                        f"{dtypes.as_dtype(full.dtype).name} and full shape {list(full.shape)}")
         elif not full.slices:
-            raise InvalidArgumentError(f"Adding duplicate key: {_key_str(raw_key)}")
+            raise InvalidArgumentError(None, None, f"Adding duplicate key: {_key_str(raw_key)}")
         full.slices.append(spec)
         self.add(encode_tensor_name_slice(raw_key, spec), array, dtype)
 

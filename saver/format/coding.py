@@ -21,7 +21,7 @@ import re
 import struct
 from typing import Iterable, Sequence
 
-from graph.base.errors import DataLossError, InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError
 from graph.proto.wire import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
 
 __all__ = [
@@ -51,7 +51,7 @@ def encode_fixed32(value: int) -> bytes:
 def decode_fixed32(buffer, pos: int = 0) -> int:
     """Reads 4 little-endian bytes at ``pos``."""
     if pos + 4 > len(buffer):
-        raise DataLossError(f"truncated fixed32 at byte {pos}")
+        raise DataLossError(None, None, f"truncated fixed32 at byte {pos}")
     return _FIXED32.unpack_from(buffer, pos)[0]
 
 
@@ -63,7 +63,7 @@ def encode_fixed64(value: int) -> bytes:
 def decode_fixed64(buffer, pos: int = 0) -> int:
     """Reads 8 little-endian bytes at ``pos``."""
     if pos + 8 > len(buffer):
-        raise DataLossError(f"truncated fixed64 at byte {pos}")
+        raise DataLossError(None, None, f"truncated fixed64 at byte {pos}")
     return _FIXED64.unpack_from(buffer, pos)[0]
 
 
@@ -81,10 +81,10 @@ def write_num_increasing(value: int) -> bytes:
 def read_num_increasing(buffer, pos: int = 0) -> tuple[int, int]:
     """Decodes NumInc at ``pos``; returns (value, next position)."""
     if pos >= len(buffer):
-        raise DataLossError(f"truncated OrderedCode number at byte {pos}")
+        raise DataLossError(None, None, f"truncated OrderedCode number at byte {pos}")
     length = buffer[pos]
     if length > 8 or pos + 1 + length > len(buffer):
-        raise DataLossError(f"bad OrderedCode number length {length} at byte {pos}")
+        raise DataLossError(None, None, f"bad OrderedCode number length {length} at byte {pos}")
     return int.from_bytes(bytes(buffer[pos + 1:pos + 1 + length]), "big"), pos + 1 + length
 
 
@@ -101,7 +101,7 @@ def read_string(buffer, pos: int = 0) -> tuple[bytes, int]:
     while True:
         special = min((i for i in (data.find(b"\x00", pos), data.find(b"\xff", pos)) if i >= 0), default=-1)
         if special < 0 or special + 1 >= end:
-            raise DataLossError(f"unterminated OrderedCode string at byte {pos}")
+            raise DataLossError(None, None, f"unterminated OrderedCode string at byte {pos}")
         out += data[pos:special]
         pair = data[special:special + 2]
         if pair == b"\x00\x01":
@@ -111,7 +111,7 @@ def read_string(buffer, pos: int = 0) -> tuple[bytes, int]:
         elif pair == b"\xff\x00":
             out.append(0xFF)
         else:
-            raise DataLossError(f"bad OrderedCode string escape {pair.hex()} at byte {special}")
+            raise DataLossError(None, None, f"bad OrderedCode string escape {pair.hex()} at byte {special}")
         pos = special + 2
 
 
@@ -130,7 +130,7 @@ def write_signed_num_increasing(value: int) -> bytes:
 def read_signed_num_increasing(buffer, pos: int = 0) -> tuple[int, int]:
     """Decodes SignedInc at ``pos``; returns (value, next position)."""
     if pos >= len(buffer):
-        raise DataLossError(f"truncated OrderedCode signed number at byte {pos}")
+        raise DataLossError(None, None, f"truncated OrderedCode signed number at byte {pos}")
     first = buffer[pos]
     negative = not first & 0x80
     # Length = count of leading header bits (ones for v >= 0, zeros for v < 0), up to 10 bits.
@@ -140,7 +140,7 @@ def read_signed_num_increasing(buffer, pos: int = 0) -> tuple[int, int]:
         bits16 ^= 0xFFFF
     length = 16 - (~bits16 & 0xFFFF).bit_length()
     if length > 10 or pos + length > len(buffer):
-        raise DataLossError(f"bad OrderedCode signed number at byte {pos}")
+        raise DataLossError(None, None, f"bad OrderedCode signed number at byte {pos}")
     total_bits = 8 * length
     raw = int.from_bytes(bytes(buffer[pos:pos + length]), "big")
     raw ^= ((1 << length) - 1) << (total_bits - length)
@@ -161,7 +161,7 @@ class TensorSlice:
         self.extents: list[tuple[int, int]] = [(int(s), int(n)) for s, n in extents]
         for start, length in self.extents:
             if start < 0 or length < FULL_EXTENT or (length == FULL_EXTENT and start != 0):
-                raise InvalidArgumentError(f"Invalid slice extent ({start}, {length}) in {self.extents}")
+                raise InvalidArgumentError(None, None, f"Invalid slice extent ({start}, {length}) in {self.extents}")
 
     @classmethod
     def full(cls, rank: int) -> "TensorSlice":
@@ -183,10 +183,10 @@ class TensorSlice:
                 start, length = (int(p) for p in pieces)
             except ValueError as error:
                 raise InvalidArgumentError(
-                    f"Expected a pair of numbers or '-' but got '{part}': string = {spec}") from error
+                    None, None, f"Expected a pair of numbers or '-' but got '{part}': string = {spec}") from error
             if start < 0 or length < 0:
                 raise InvalidArgumentError(
-                    f"Expected non-negative start and length but got '{part}': string = {spec}")
+                    None, None, f"Expected non-negative start and length but got '{part}': string = {spec}")
             extents.append((start, length))
         return cls(extents)
 
@@ -206,13 +206,13 @@ class TensorSlice:
     def bounds(self, shape: Sequence[int]) -> list[tuple[int, int]]:
         """(start, end) per dimension, resolving whole dimensions against ``shape``."""
         if len(shape) != self.rank:
-            raise InvalidArgumentError(f"Slice {self} has rank {self.rank} but the tensor shape {list(shape)} "
+            raise InvalidArgumentError(None, None, f"Slice {self} has rank {self.rank} but the tensor shape {list(shape)} "
                                        f"has rank {len(shape)}")
         out = []
         for (start, length), dim in zip(self.extents, shape):
             end = int(dim) if length == FULL_EXTENT else start + length
             if end > dim:
-                raise InvalidArgumentError(f"Extent in dimension {len(out)} of slice {self} is out of bounds "
+                raise InvalidArgumentError(None, None, f"Extent in dimension {len(out)} of slice {self} is out of bounds "
                                            f"of shape {list(shape)}")
             out.append((start if length != FULL_EXTENT else 0, end))
         return out
@@ -264,10 +264,10 @@ def parse_shape_and_slice(spec: str) -> tuple[list[int], TensorSlice | None]:
     try:
         shape = [int(p) for p in pieces[:-1]]
     except ValueError as error:
-        raise InvalidArgumentError(f"Invalid shape-and-slice string: '{spec}'") from error
+        raise InvalidArgumentError(None, None, f"Invalid shape-and-slice string: '{spec}'") from error
     tensor_slice = TensorSlice.parse(pieces[-1])
     if tensor_slice.rank != len(shape):
-        raise InvalidArgumentError(f"Expected {len(shape)} dimensions in the slice of '{spec}'")
+        raise InvalidArgumentError(None, None, f"Expected {len(shape)} dimensions in the slice of '{spec}'")
     tensor_slice.bounds(shape)
     return shape, tensor_slice
 
@@ -291,7 +291,7 @@ def decode_tensor_name_slice(key: bytes) -> tuple[str, TensorSlice]:
     """Inverts :func:`encode_tensor_name_slice`; returns (name, slice)."""
     tag, pos = read_num_increasing(key, 0)
     if tag != 0:
-        raise DataLossError(f"slice key {bytes(key)!r} does not start with NumInc(0)")
+        raise DataLossError(None, None, f"slice key {bytes(key)!r} does not start with NumInc(0)")
     name, pos = read_string(key, pos)
     rank, pos = read_num_increasing(key, pos)
     extents = []
@@ -300,8 +300,8 @@ def decode_tensor_name_slice(key: bytes) -> tuple[str, TensorSlice]:
         length, pos = read_signed_num_increasing(key, pos)
         extents.append((start, length))
     if pos != len(key):
-        raise DataLossError(f"{len(key) - pos} trailing bytes in slice key {bytes(key)!r}")
+        raise DataLossError(None, None, f"{len(key) - pos} trailing bytes in slice key {bytes(key)!r}")
     try:
         return name.decode("utf-8", "surrogateescape"), TensorSlice(extents)
     except InvalidArgumentError as error:
-        raise DataLossError(f"bad extent in slice key {bytes(key)!r}: {error}") from error
+        raise DataLossError(None, None, f"bad extent in slice key {bytes(key)!r}: {error}") from error

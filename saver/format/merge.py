@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from graph.base.errors import InvalidArgumentError, NotFoundError
+from graph.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle_entry import BundleEntry
 from graph.platform.file_io import temp_filename
 from saver.format.bundle_files import data_filename, index_filename, make_parent_directory
@@ -56,7 +56,7 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
         if not os.path.exists(index_filename(prefix)):
             if allow_missing_files:
                 continue
-            raise NotFoundError(f"Can't find the merge input bundle {index_filename(prefix)}")
+            raise NotFoundError(None, None, f"Can't find the merge input bundle {index_filename(prefix)}")
         present.append(prefix)
         with BundleReader(prefix) as reader:
             header = reader.header
@@ -64,18 +64,18 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
             if first_header is None:
                 first_header = header
             elif header.endianness != first_header.endianness:
-                raise InvalidArgumentError("Merging bundles with conflicting endianness; inputs corrupted?")
+                raise InvalidArgumentError(None, None, "Merging bundles with conflicting endianness; inputs corrupted?")
             elif (header.version or VersionDef()) != (first_header.version or VersionDef()):
-                raise InvalidArgumentError(f"Merging bundles with different format versions: merged "
+                raise InvalidArgumentError(None, None, f"Merging bundles with different format versions: merged "
                                            f"{first_header.version} vs. curr {header.version}")
             for key, record in reader.records():
                 existing = entries.get(key)
                 if existing is not None:
                     if not existing.slices or not record.slices:
-                        raise InvalidArgumentError(f"Duplicate tensor keyed by {_key_str(key)} encountered, "
+                        raise InvalidArgumentError(None, None, f"Duplicate tensor keyed by {_key_str(key)} encountered, "
                                                    f"when merging prefix: {prefix}")
                     if existing.dtype != record.dtype or existing.shape != record.shape:
-                        raise InvalidArgumentError(f"Partitioned tensor {_key_str(key)} has different dtype "
+                        raise InvalidArgumentError(None, None, f"Partitioned tensor {_key_str(key)} has different dtype "
                                                    f"or shape in {prefix}")
                     existing.slices = existing.slices + record.slices
                     continue
@@ -84,7 +84,7 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
                                      record.offset, record.size, record.crc32c, list(record.slices))
                 entries[key] = merged
     if first_header is None:
-        raise NotFoundError(f"None of the merge input bundles exist: {list(prefixes)}")
+        raise NotFoundError(None, None, f"None of the merge input bundles exist: {list(prefixes)}")
     merged_header = BundleHeaderProto(num_shards=num_shards, endianness=first_header.endianness,
                                       version=first_header.version)
     # Crash safety (TF writes the index in place after the renames; a crash there leaves a torn

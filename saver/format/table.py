@@ -23,7 +23,7 @@ import os
 import struct
 from typing import BinaryIO, Iterator
 
-from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.format import crc
 from saver.format.coding import decode_varint32, decode_varint64, encode_varint
 
@@ -130,7 +130,7 @@ class TableWriter:
         if self._last_key is not None:
             if key <= self._last_key:
                 raise InvalidArgumentError(
-                    f"Table keys must strictly increase: {key!r} after {self._last_key!r}")
+                    None, None, f"Table keys must strictly increase: {key!r} after {self._last_key!r}")
             if len(key) + len(value) >= OVERLY_LARGE_BLOCK_RATIO * self._block_size:
                 self._flush()
         if self._pending_handle is not None:
@@ -191,14 +191,14 @@ class _Block:
         self.keys: list[bytes] | None = None
         self.values: list[bytes] | None = None
         if len(data) < 4:
-            raise DataLossError(describe(offset, f"block of {len(data)} bytes is too short"))
+            raise DataLossError(None, None, describe(offset, f"block of {len(data)} bytes is too short"))
         count = _U32.unpack_from(data, len(data) - 4)[0]
         self.limit = len(data) - 4 - 4 * count
         if count < 1 or self.limit < 0:
-            raise DataLossError(describe(offset, f"bad restart count {count} for a {len(data)}-byte block"))
+            raise DataLossError(None, None, describe(offset, f"bad restart count {count} for a {len(data)}-byte block"))
         self.restarts = struct.unpack_from("<%dI" % count, data, self.limit)
         if any(r > self.limit for r in self.restarts):
-            raise DataLossError(describe(offset, "restart point past the end of the entries"))
+            raise DataLossError(None, None, describe(offset, "restart point past the end of the entries"))
 
 
 class Table:
@@ -219,25 +219,25 @@ class Table:
                 with open(self.filename, "rb") as file:
                     data = file.read()
             except FileNotFoundError as error:
-                raise NotFoundError(f"{self.filename}: No such file or directory") from error
+                raise NotFoundError(None, None, f"{self.filename}: No such file or directory") from error
         self._data = data
         self._blocks: dict[int, _Block] = {}
         size = len(data)
         if size < FOOTER_SIZE:
-            raise DataLossError(self._where(0, f"file is too short ({size} bytes) to be an sstable"))
+            raise DataLossError(None, None, self._where(0, f"file is too short ({size} bytes) to be an sstable"))
         footer_offset = size - FOOTER_SIZE
         if _MAGIC.unpack_from(data, size - 8)[0] != TABLE_MAGIC:
-            raise DataLossError(self._where(size - 8, "not an sstable (bad magic number)"))
+            raise DataLossError(None, None, self._where(size - 8, "not an sstable (bad magic number)"))
         pos = footer_offset
         handles = []
         for _ in range(4):
             try:
                 value, pos = decode_varint64(data, pos)
             except DataLossError as error:
-                raise DataLossError(self._where(pos, f"bad footer: {error.message}")) from error
+                raise DataLossError(None, None, self._where(pos, f"bad footer: {error.message}")) from error
             handles.append(value)
         if pos > size - 8:
-            raise DataLossError(self._where(footer_offset, "bad footer: block handles overrun the magic"))
+            raise DataLossError(None, None, self._where(footer_offset, "bad footer: block handles overrun the magic"))
         self._content_end = footer_offset
         self.metaindex_handle = (handles[0], handles[1])
         self.index_handle = (handles[2], handles[3])
@@ -250,9 +250,9 @@ class Table:
                 offset, next_pos = decode_varint64(value, 0)
                 length, next_pos = decode_varint64(value, next_pos)
             except DataLossError as error:
-                raise DataLossError(self._where(index.offset, f"bad block handle for key {key!r}")) from error
+                raise DataLossError(None, None, self._where(index.offset, f"bad block handle for key {key!r}")) from error
             if offset + length + TRAILER_SIZE > self.index_handle[0]:
-                raise DataLossError(self._where(
+                raise DataLossError(None, None, self._where(
                     index.offset, f"block handle ({offset}, {length}) for key {key!r} runs past the data"))
             self._index_keys.append(key)
             self._index_handles.append((offset, length))
@@ -265,20 +265,20 @@ class Table:
         if block is not None:
             return block
         if offset + length + TRAILER_SIZE > self._content_end:
-            raise DataLossError(self._where(offset, f"block of {length} bytes runs past the end of the file"))
+            raise DataLossError(None, None, self._where(offset, f"block of {length} bytes runs past the end of the file"))
         data = self._data
         contents = data[offset:offset + length]
         compression = data[offset + length]
         expected = _U32.unpack_from(data, offset + length + 1)[0]
         actual = crc.mask(crc.extend(crc.crc32c(contents), data[offset + length:offset + length + 1]))
         if expected != actual:
-            raise DataLossError(self._where(
+            raise DataLossError(None, None, self._where(
                 offset, f"block checksum mismatch (stored {expected:#010x}, computed {actual:#010x})"))
         if compression == SNAPPY_COMPRESSION:
-            raise UnimplementedError(f"{self.filename}: snappy-compressed block at offset {offset} is not "
+            raise UnimplementedError(None, None, f"{self.filename}: snappy-compressed block at offset {offset} is not "
                                      "supported (TensorFlow never writes one)")
         if compression != NO_COMPRESSION:
-            raise DataLossError(self._where(offset, f"bad block compression type {compression}"))
+            raise DataLossError(None, None, self._where(offset, f"bad block compression type {compression}"))
         block = _Block(contents, offset, self._where)
         self._blocks[offset] = block
         return block
@@ -290,10 +290,10 @@ class Table:
             non_shared, pos = decode_varint32(data, pos)
             value_length, pos = decode_varint32(data, pos)
         except DataLossError as error:
-            raise DataLossError(self._where(block.offset + pos, f"bad entry header: {error.message}")) from error
+            raise DataLossError(None, None, self._where(block.offset + pos, f"bad entry header: {error.message}")) from error
         end = pos + non_shared + value_length
         if shared > len(last_key) or end > block.limit:
-            raise DataLossError(self._where(block.offset + pos, "bad entry in block (lengths out of range)"))
+            raise DataLossError(None, None, self._where(block.offset + pos, "bad entry in block (lengths out of range)"))
         key = last_key[:shared] + data[pos:pos + non_shared]
         return key, data[pos + non_shared:end], end
 
@@ -313,7 +313,7 @@ class Table:
                 middle = start + non_shared
                 pos = middle + value_length
                 if pos > limit or shared > len(key):
-                    raise DataLossError(self._where(block.offset + start, "bad entry in block (lengths out of range)"))
+                    raise DataLossError(None, None, self._where(block.offset + start, "bad entry in block (lengths out of range)"))
                 key = key[:shared] + data[start:middle]
                 add_value(data[middle:pos])
             else:
@@ -323,7 +323,7 @@ class Table:
         if not all(map(operator.lt, keys, itertools.islice(keys, 1, None))):
             for previous, key in zip(keys, keys[1:]):
                 if key <= previous:
-                    raise DataLossError(self._where(block.offset, f"keys out of order: {key!r} after {previous!r}"))
+                    raise DataLossError(None, None, self._where(block.offset, f"keys out of order: {key!r} after {previous!r}"))
         block.keys, block.values = keys, values
         return keys, values
 
@@ -340,7 +340,7 @@ class Table:
             previous = key
             key, value, pos = self._entry_at(block, pos, key)
             if previous and key <= previous:
-                raise DataLossError(self._where(block.offset, f"keys out of order: {key!r} after {previous!r}"))
+                raise DataLossError(None, None, self._where(block.offset, f"keys out of order: {key!r} after {previous!r}"))
             yield key, value
 
     def _restart_key(self, block: _Block, index: int) -> bytes:
@@ -378,7 +378,7 @@ class Table:
             keys, values = self._parse(self._read_block(*handle))
             if keys:
                 if last is not None and keys[0] <= last:
-                    raise DataLossError(self._where(handle[0], f"keys out of order: {keys[0]!r} after {last!r}"))
+                    raise DataLossError(None, None, self._where(handle[0], f"keys out of order: {keys[0]!r} after {last!r}"))
                 last = keys[-1]
             yield keys, values
 

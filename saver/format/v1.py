@@ -23,7 +23,7 @@ from typing import Mapping
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.platform.file_io import atomic_file
 from saver.format.bundle_entry import Slice, slice_from_proto, slice_to_proto
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
@@ -76,12 +76,12 @@ def is_v1_checkpoint(pattern: str) -> bool:
 def _values_to_array(proto: TensorProto, dtype: dtypes.DType, shape: tuple, where: str) -> np.ndarray:
     spec = _VALUE_FIELDS.get(dtype.name)
     if spec is None:
-        raise UnimplementedError(f"{where}: V1 checkpoints cannot hold dtype {dtype.name}")
+        raise UnimplementedError(None, None, f"{where}: V1 checkpoints cannot hold dtype {dtype.name}")
     field, value_dtype, per_element = spec
     values = getattr(proto, field)
     count = int(np.prod(shape, dtype=object)) if shape else 1
     if len(values) != count * per_element:
-        raise DataLossError(f"{where}: {field} holds {len(values)} values, shape {list(shape)} of "
+        raise DataLossError(None, None, f"{where}: {field} holds {len(values)} values, shape {list(shape)} of "
                             f"{dtype.name} needs {count * per_element}")
     if dtype == dtypes.string:
         array = np.empty(count, dtype=object)
@@ -104,7 +104,7 @@ def _values_to_array(proto: TensorProto, dtype: dtypes.DType, shape: tuple, wher
 def _array_to_values(array: np.ndarray, dtype: dtypes.DType) -> TensorProto:
     spec = _VALUE_FIELDS.get(dtype.name)
     if spec is None:
-        raise UnimplementedError(f"V1 checkpoints cannot hold dtype {dtype.name}")
+        raise UnimplementedError(None, None, f"V1 checkpoints cannot hold dtype {dtype.name}")
     field, value_dtype, per_element = spec
     flat = np.ascontiguousarray(array).reshape(-1)
     if dtype == dtypes.string:
@@ -128,13 +128,13 @@ def _check_dtype_and_shape(enum: int, shape: tuple, where: str) -> None:
     try:
         dtype = dtypes.as_dtype(enum)
     except TypeError as error:
-        raise DataLossError(f"{where} has unknown dtype enum {enum}") from error
+        raise DataLossError(None, None, f"{where} has unknown dtype enum {enum}") from error
     if dtype._is_ref_dtype:  # noqa: SLF001 - DType's own flag for *_ref enums (>= 100)
-        raise DataLossError(f"{where} has reference dtype {dtype.name}, which is never saved")
+        raise DataLossError(None, None, f"{where} has reference dtype {dtype.name}, which is never saved")
     if any(d < 0 for d in shape):
-        raise DataLossError(f"{where} has a negative dimension in shape {list(shape)}")
+        raise DataLossError(None, None, f"{where} has a negative dimension in shape {list(shape)}")
     if len(shape) > _MAX_NUMPY_RANK:
-        raise UnimplementedError(f"{where} has rank {len(shape)}; numpy arrays have at most "
+        raise UnimplementedError(None, None, f"{where} has rank {len(shape)}; numpy arrays have at most "
                                  f"{_MAX_NUMPY_RANK} dimensions")
 
 
@@ -149,7 +149,7 @@ class V1Reader:
         self.pattern = os.fspath(pattern)
         self.files = v1_files(self.pattern)
         if not self.files:
-            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                                 f"files for {self.pattern}")
         self._tables: list[Table] = []
         # name -> (dtype enum, shape, [(table index, slice)])
@@ -158,13 +158,13 @@ class V1Reader:
             table = Table(path)
             raw = table.get(b"")
             if raw is None:
-                raise DataLossError(f"{path}: not a V1 checkpoint (no SavedTensorSlices header under key '')")
+                raise DataLossError(None, None, f"{path}: not a V1 checkpoint (no SavedTensorSlices header under key '')")
             meta = self._parse(raw, path, "").meta
             if meta is None:
-                raise DataLossError(f"{path}: header entry has no SavedTensorSliceMeta")
+                raise DataLossError(None, None, f"{path}: header entry has no SavedTensorSliceMeta")
             versions = meta.versions or VersionDef()
             if versions.min_consumer > CHECKPOINT_VERSION or CHECKPOINT_VERSION in versions.bad_consumers:
-                raise InvalidArgumentError(f"{path}: checkpoint version {versions} cannot be read")
+                raise InvalidArgumentError(None, None, f"{path}: checkpoint version {versions} cannot be read")
             self._tables.append(table)
             for tensor in meta.tensor:
                 shape = (tensor.shape or TensorShapeProto()).to_shape()
@@ -173,7 +173,7 @@ class V1Reader:
                 if known is None:
                     known = self._tensors[tensor.name] = (tensor.type, shape, [])
                 elif known[0] != tensor.type or known[1] != shape:
-                    raise DataLossError(f"{path}: tensor {tensor.name} has dtype {tensor.type} shape "
+                    raise DataLossError(None, None, f"{path}: tensor {tensor.name} has dtype {tensor.type} shape "
                                         f"{list(shape)} but another file says dtype {known[0]} shape "
                                         f"{list(known[1])}")
                 for slice_proto in tensor.slice:
@@ -184,7 +184,7 @@ class V1Reader:
         try:
             return SavedTensorSlices.from_bytes(raw)
         except DataLossError as error:
-            raise DataLossError(f"{path}: cannot parse the SavedTensorSlices of key {key!r}: "
+            raise DataLossError(None, None, f"{path}: cannot parse the SavedTensorSlices of key {key!r}: "
                                 f"{error.message}") from error
 
     def close(self) -> None:
@@ -195,7 +195,7 @@ class V1Reader:
         """The NotFoundError for a missing ``name``, naming the files and the closest keys present."""
         close = difflib.get_close_matches(name, self._tensors, n=5, cutoff=0.5)
         hint = f" Closest keys present: {', '.join(close)}." if close else ""
-        return NotFoundError(f"Key {name} not found in checkpoint {self.pattern} "
+        return NotFoundError(None, None, f"Key {name} not found in checkpoint {self.pattern} "
                              f"({len(self._tensors)} keys).{hint}")
 
     def keys(self) -> list[str]:
@@ -238,7 +238,7 @@ class V1Reader:
         wanted = slice_spec or TensorSlice.full(len(shape))
         wanted_shape = wanted.slice_shape(shape)
         if out is not None and tuple(out.shape) != wanted_shape:
-            raise InvalidArgumentError(f"Cannot read {name} slice {wanted} of shape {list(wanted_shape)} into an "
+            raise InvalidArgumentError(None, None, f"Cannot read {name} slice {wanted} of shape {list(wanted_shape)} into an "
                                        f"array of shape {list(out.shape)}")
         wanted_count = int(np.prod(wanted_shape, dtype=object))
         parts, covered = [], 0
@@ -248,11 +248,11 @@ class V1Reader:
                 parts.append((position, stored, overlap))
                 covered += int(np.prod(overlap.slice_shape(shape), dtype=object))
         if covered != wanted_count:
-            raise NotFoundError(f"Does not have sufficient slices for partitioned tensor {name} to restore "
+            raise NotFoundError(None, None, f"Does not have sufficient slices for partitioned tensor {name} to restore "
                                 f"in slice_spec: {wanted}")
         file_bytes = sum(table.size for table in self._tables)
         if wanted_count > file_bytes:  # every stored value takes at least one byte of a file
-            raise DataLossError(f"{self.pattern}: tensor {name} claims {wanted_count} elements of shape "
+            raise DataLossError(None, None, f"{self.pattern}: tensor {name} claims {wanted_count} elements of shape "
                                 f"{list(wanted_shape)} but its files hold only {file_bytes} bytes")
         result = out if out is not None else np.empty(wanted_shape, dtype.numpy_dtype)
         for position, stored, overlap in parts:
@@ -260,10 +260,10 @@ class V1Reader:
             path = self.files[position]
             raw = self._tables[position].get(key)
             if raw is None:
-                raise DataLossError(f"{path}: slice {stored} of {name} is listed but its entry is missing")
+                raise DataLossError(None, None, f"{path}: slice {stored} of {name} is listed but its entry is missing")
             saved = self._parse(raw, path, key).data
             if saved is None or saved.data is None:
-                raise DataLossError(f"{path}: entry for slice {stored} of {name} holds no data")
+                raise DataLossError(None, None, f"{path}: entry for slice {stored} of {name} holds no data")
             part = _values_to_array(saved.data, dtype, stored.slice_shape(shape), f"{path}: {name} slice {stored}")
             result[overlap.relative_to(wanted, shape)] = part[overlap.relative_to(stored, shape)]
         return result
@@ -292,7 +292,7 @@ def write_v1_checkpoint(filename: str, tensors: Mapping[str, object]) -> str:
             if dtype == dtypes.string and array.dtype != object:
                 array = array.astype(object)
             if tuple(array.shape) != part.spec.slice_shape(part.full_shape):
-                raise InvalidArgumentError(f"Slice {part.spec} of {name} needs shape "
+                raise InvalidArgumentError(None, None, f"Slice {part.spec} of {name} needs shape "
                                            f"{list(part.spec.slice_shape(part.full_shape))}, got {list(array.shape)}")
             if meta is None:
                 meta = SavedSliceMeta(name=name, shape=TensorShapeProto.from_shape(part.full_shape),

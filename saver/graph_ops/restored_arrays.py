@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from saver.format.bundle import BundleReader, index_filename
 from saver.format.coding import parse_shape_and_slice
 from saver.format.v1 import V1Reader

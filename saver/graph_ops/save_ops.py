@@ -24,7 +24,7 @@ import re
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
@@ -49,7 +49,7 @@ def _as_text(value) -> str:
     """A scalar string tensor value (0-d object array of bytes, bytes or str) as str."""
     if isinstance(value, np.ndarray):
         if value.size != 1:
-            raise errors.InvalidArgumentError(f"Expected a scalar string, got shape {list(value.shape)}")
+            raise errors.InvalidArgumentError(None, None, f"Expected a scalar string, got shape {list(value.shape)}")
         value = value.reshape(-1)[0]
     if isinstance(value, (bytes, np.bytes_)):
         return bytes(value).decode("utf-8", "surrogateescape")

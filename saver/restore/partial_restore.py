@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.core.graph import GraphKeys
 from graph.variables import variables
@@ -94,7 +94,7 @@ class IncompleteRestoreError(errors.NotFoundError):
     """Raised by ``RestoreReport.raise_if_incomplete`` (and ``strict=True``); ``.report`` has the details."""
 
     def __init__(self, report: "RestoreReport"):
-        super().__init__(report.summary())
+        super().__init__(None, None, report.summary())
         self.report = report
 
 

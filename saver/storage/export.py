@@ -31,7 +31,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import DataLossError, InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError
 from graph.platform import file_io
 from saver.format.bundle_reader import BundleReader
 from saver.format.bundle_writer import BundleWriter
@@ -64,7 +64,7 @@ def format_of(path: str, fmt: Optional[str] = None) -> str:
     """
     fmt = fmt or os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
     if fmt not in FORMATS:
-        raise InvalidArgumentError(f"{path}: unknown export format {fmt!r}; use a .npz or .safetensors file "
+        raise InvalidArgumentError(None, None, f"{path}: unknown export format {fmt!r}; use a .npz or .safetensors file "
                                    "name (or say the format)")
     return fmt
 
@@ -105,43 +105,43 @@ def _decode(description, members: Callable[[str], np.ndarray], where: str, key: 
     """(TF dtype, value) of one described tensor; every field checked before the data is read."""
     where = f"{where}: tensor {key!r}"
     if not isinstance(description, dict):
-        raise DataLossError(f"{where}: its description is a {type(description).__name__}, not an object")
+        raise DataLossError(None, None, f"{where}: its description is a {type(description).__name__}, not an object")
     for field in ("dtype", "shape", "stored"):
         if field not in description:
-            raise DataLossError(f"{where}: its description has no {field!r}")
+            raise DataLossError(None, None, f"{where}: its description has no {field!r}")
     name, encoding = description["dtype"], description.get("encoding", "array")
     if not isinstance(name, str):
-        raise DataLossError(f"{where}: dtype {name!r} is not a string")
+        raise DataLossError(None, None, f"{where}: dtype {name!r} is not a string")
     try:
         dtype = dtypes.as_dtype(name)
     except (TypeError, ValueError) as error:
-        raise DataLossError(f"{where}: unknown dtype {name!r}") from error
+        raise DataLossError(None, None, f"{where}: unknown dtype {name!r}") from error
     if dtype._is_ref_dtype or dtype == dtypes.resource:  # noqa: SLF001 - TF's own attribute name
-        raise DataLossError(f"{where}: dtype {name!r} cannot be stored in a file")
+        raise DataLossError(None, None, f"{where}: dtype {name!r} cannot be stored in a file")
     shape = safetensors_file.checked_shape(description["shape"], where)
     count = math.prod(shape)
     stored = description["stored"]
     if not isinstance(stored, str):
-        raise DataLossError(f"{where}: member name {stored!r} is not a string")
+        raise DataLossError(None, None, f"{where}: member name {stored!r} is not a string")
     slices = description.get("slices", [])
     if not isinstance(slices, list) or not all(isinstance(s, str) for s in slices):
-        raise DataLossError(f"{where}: slices {slices!r} are not a list of strings")
+        raise DataLossError(None, None, f"{where}: slices {slices!r} are not a list of strings")
     is_string = dtype in (dtypes.string, dtypes.variant)
     if is_string != (encoding == "strings"):
-        raise DataLossError(f"{where}: dtype {dtype.name} cannot use encoding {encoding!r}")
+        raise DataLossError(None, None, f"{where}: dtype {dtype.name} cannot use encoding {encoding!r}")
     if encoding == "strings":
         lengths_name = description.get("lengths")
         if not isinstance(lengths_name, str):
-            raise DataLossError(f"{where}: member name of the string lengths {lengths_name!r} is not a string")
+            raise DataLossError(None, None, f"{where}: member name of the string lengths {lengths_name!r} is not a string")
         lengths = members(lengths_name)
         if lengths.dtype.kind not in "iu" or lengths.ndim != 1 or lengths.size != count:
-            raise DataLossError(f"{where}: string lengths are {lengths.dtype} of shape {list(lengths.shape)}, "
+            raise DataLossError(None, None, f"{where}: string lengths are {lengths.dtype} of shape {list(lengths.shape)}, "
                                 f"expected {count} integers")
         lengths = lengths.astype(np.int64)
         data = members(stored)
         raw = data.tobytes()
         if (lengths < 0).any() or int(lengths.sum(dtype=object)) != len(raw):
-            raise DataLossError(f"{where}: string lengths do not match the {len(raw)} bytes of data")
+            raise DataLossError(None, None, f"{where}: string lengths do not match the {len(raw)} bytes of data")
         ends = np.cumsum(lengths)
         value = np.empty(lengths.size, dtype=object)
         value[:] = [raw[end - length:end] for end, length in zip(ends.tolist(), lengths.tolist())]
@@ -150,14 +150,14 @@ def _decode(description, members: Callable[[str], np.ndarray], where: str, key: 
     if encoding == "view":
         data = members(stored)
         if data.nbytes != count * numpy_dtype.itemsize:
-            raise DataLossError(f"{where}: {data.nbytes} bytes stored for {count} elements of {dtype.name}")
+            raise DataLossError(None, None, f"{where}: {data.nbytes} bytes stored for {count} elements of {dtype.name}")
         value = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view(numpy_dtype)
         return dtype, value.reshape(shape)
     if encoding != "array":
-        raise DataLossError(f"{where}: unknown encoding {encoding!r}")
+        raise DataLossError(None, None, f"{where}: unknown encoding {encoding!r}")
     data = members(stored)
     if not _same_dtype(data.dtype, numpy_dtype) or data.size != count:
-        raise DataLossError(f"{where}: member {stored!r} holds {data.dtype} of shape {list(data.shape)}, "
+        raise DataLossError(None, None, f"{where}: member {stored!r} holds {data.dtype} of shape {list(data.shape)}, "
                             f"expected {numpy_dtype} of shape {list(shape)}")
     return dtype, np.asarray(data, dtype=numpy_dtype).reshape(shape)
 
@@ -167,15 +167,15 @@ def _parse_description(raw, path: str) -> dict:
     try:
         description = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise DataLossError(f"{path}: the {METADATA_KEY} description is not JSON (UTF-8): {error}") from error
+        raise DataLossError(None, None, f"{path}: the {METADATA_KEY} description is not JSON (UTF-8): {error}") from error
     if not isinstance(description, dict):
-        raise DataLossError(f"{path}: the {METADATA_KEY} description is a {type(description).__name__}, "
+        raise DataLossError(None, None, f"{path}: the {METADATA_KEY} description is a {type(description).__name__}, "
                             "not an object")
     if description.get("format") != _METADATA_VERSION:
-        raise DataLossError(f"{path}: description format {description.get('format')!r}, expected "
+        raise DataLossError(None, None, f"{path}: description format {description.get('format')!r}, expected "
                             f"{_METADATA_VERSION}")
     if not isinstance(description.get("tensors"), dict):
-        raise DataLossError(f"{path}: the {METADATA_KEY} description has no \"tensors\" object")
+        raise DataLossError(None, None, f"{path}: the {METADATA_KEY} description has no \"tensors\" object")
     return description
 
 
@@ -195,7 +195,7 @@ def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[st
     def encoded() -> Iterator[Tuple[str, np.ndarray]]:
         for index, tensor in enumerate(tensors):
             if tensor.key in described:
-                raise InvalidArgumentError(f"{path}: duplicate tensor key {tensor.key!r}")
+                raise InvalidArgumentError(None, None, f"{path}: duplicate tensor key {tensor.key!r}")
             described[tensor.key], arrays = _encode(tensor, index, fmt)
             yield from arrays
 
@@ -243,7 +243,7 @@ def _tensors(names, member, description, path) -> Iterator[ExportedTensor]:
             try:
                 dtype = dtypes.as_dtype(array.dtype)
             except TypeError as error:
-                raise DataLossError(f"{path}: member {name!r} has dtype {array.dtype}, which has no TF "
+                raise DataLossError(None, None, f"{path}: member {name!r} has dtype {array.dtype}, which has no TF "
                                     "dtype") from error
             yield ExportedTensor(name, dtype, array)
         return

@@ -18,7 +18,7 @@ from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Tuple
 
 import numpy as np
 
-from graph.base.errors import DataLossError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, NotFoundError, UnimplementedError
 
 __all__ = ["NATIVE", "write", "members"]
 
@@ -47,24 +47,24 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.nd
         with archive.open(info) as member:
             version = np.lib.format.read_magic(member)
             if version not in _NPY_HEADER_READERS:
-                raise UnimplementedError(f"{where}: .npy format version {version} is not supported")
+                raise UnimplementedError(None, None, f"{where}: .npy format version {version} is not supported")
             shape, fortran_order, dtype = _NPY_HEADER_READERS[version](member)
             if dtype.hasobject:
-                raise DataLossError(f"{where}: holds Python objects, which are never unpickled")
+                raise DataLossError(None, None, f"{where}: holds Python objects, which are never unpickled")
             nbytes = math.prod(shape) * dtype.itemsize
             available = info.file_size - member.tell()
             if nbytes != available:
-                raise DataLossError(f"{where}: shape {list(shape)} of {dtype} needs {nbytes} bytes, "
+                raise DataLossError(None, None, f"{where}: shape {list(shape)} of {dtype} needs {nbytes} bytes, "
                                     f"the member holds {available}")
             buffer = bytearray(nbytes)
             view, done = memoryview(buffer), 0
             while done < nbytes:
                 got = member.readinto(view[done:])
                 if not got:
-                    raise DataLossError(f"{where}: ends after {done} of {nbytes} bytes")
+                    raise DataLossError(None, None, f"{where}: ends after {done} of {nbytes} bytes")
                 done += got
     except _ZIP_ERRORS as error:
-        raise DataLossError(f"{where}: cannot be read: {error}") from error
+        raise DataLossError(None, None, f"{where}: cannot be read: {error}") from error
     array = np.frombuffer(buffer, dtype=dtype)
     return array.reshape(shape[::-1]).transpose() if fortran_order else array.reshape(shape)
 
@@ -80,22 +80,22 @@ def members(path: str) -> Iterator[Tuple[List[str], Callable[[str], np.ndarray]]
     try:
         file = open(path, "rb")
     except FileNotFoundError as error:
-        raise NotFoundError(f"{path}: No such file or directory") from error
+        raise NotFoundError(None, None, f"{path}: No such file or directory") from error
     with file:
         try:
             archive = zipfile.ZipFile(file)
         except _ZIP_ERRORS as error:
-            raise DataLossError(f"{path}: not a readable .npz file: {error}") from error
+            raise DataLossError(None, None, f"{path}: not a readable .npz file: {error}") from error
         with archive:
             infos: Dict[str, zipfile.ZipInfo] = {}
             for info in archive.infolist():
                 name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
                 if name in infos:
-                    raise DataLossError(f"{path}: member {info.filename!r} appears twice")
+                    raise DataLossError(None, None, f"{path}: member {info.filename!r} appears twice")
                 infos[name] = info
 
             def member(name: str) -> np.ndarray:
                 if name not in infos:
-                    raise DataLossError(f"{path}: the description names member {name!r}, which the file lacks")
+                    raise DataLossError(None, None, f"{path}: the description names member {name!r}, which the file lacks")
                 return _member(archive, infos[name], path)
             yield list(infos), member

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 from saver.format.bundle_reader import BundleReader
 from saver.format.proto import TrackableObjectGraph
 from saver.storage import state
@@ -104,11 +104,11 @@ class ObjectGraph:
         self.source = source
         count = len(proto.nodes)
         if count == 0:
-            raise DataLossError("%s: the object graph has no nodes (node 0 must be the root)" % source)
+            raise DataLossError(None, None, "%s: the object graph has no nodes (node 0 must be the root)" % source)
 
         def check(node_id: int, node: int, what: str) -> int:
             if not 0 <= node_id < count:
-                raise DataLossError("%s: node %d refers to node %d as %s, but the graph has %d nodes (0..%d)"
+                raise DataLossError(None, None, "%s: node %d refers to node %d as %s, but the graph has %d nodes (0..%d)"
                                     % (source, node, node_id, what, count, count - 1))
             return node_id
 
@@ -209,7 +209,7 @@ class ObjectGraph:
         try:
             proto = TrackableObjectGraph.from_bytes(data)
         except DataLossError as error:
-            raise DataLossError("%s: cannot parse the TrackableObjectGraph (%d bytes): %s"
+            raise DataLossError(None, None, "%s: cannot parse the TrackableObjectGraph (%d bytes): %s"
                                 % (source, len(data), error.message)) from error
         return cls(proto, source)
 
@@ -269,7 +269,7 @@ class ObjectGraph:
                     (best is None or len(attribute.checkpoint_key) > len(best[1].checkpoint_key)):
                 best = (node, attribute)
         if best is None:
-            raise NotFoundError("%s: no object has the checkpoint key %r" % (self.source, key))
+            raise NotFoundError(None, None, "%s: no object has the checkpoint key %r" % (self.source, key))
         return best
 
     def expected_checkpoint_key(self, node_id: int, attribute_name: str) -> Optional[str]:
@@ -342,7 +342,7 @@ def _object_graph_bytes(reader_or_prefix) -> Tuple[bytes, str]:
         if os.path.isdir(prefix):
             latest = state.latest_checkpoint(prefix)
             if latest is None:
-                raise NotFoundError("Couldn't find 'checkpoint' file or checkpoints in given directory %s" % prefix)
+                raise NotFoundError(None, None, "Couldn't find 'checkpoint' file or checkpoints in given directory %s" % prefix)
             prefix = latest
         with BundleReader(prefix) as reader:
             return _read_graph_tensor(reader, prefix), prefix
@@ -353,16 +353,16 @@ def _object_graph_bytes(reader_or_prefix) -> Tuple[bytes, str]:
 def _read_graph_tensor(reader, source: str) -> bytes:
     has = getattr(reader, "has_tensor", None) or getattr(reader, "contains")
     if not has(OBJECT_GRAPH_PROTO_KEY):
-        raise NotFoundError("%s has no %s: it is not an object-based (TF2) checkpoint"
+        raise NotFoundError(None, None, "%s has no %s: it is not an object-based (TF2) checkpoint"
                             % (source, OBJECT_GRAPH_PROTO_KEY))
     value = reader.get_tensor(OBJECT_GRAPH_PROTO_KEY)
     if isinstance(value, np.ndarray):
         if value.shape != ():
-            raise DataLossError("%s: %s has shape %s, expected a scalar" % (source, OBJECT_GRAPH_PROTO_KEY,
+            raise DataLossError(None, None, "%s: %s has shape %s, expected a scalar" % (source, OBJECT_GRAPH_PROTO_KEY,
                                                                             list(value.shape)))
         value = value.item()
     if not isinstance(value, bytes):
-        raise DataLossError("%s: %s holds %s, expected a string" % (source, OBJECT_GRAPH_PROTO_KEY,
+        raise DataLossError(None, None, "%s: %s holds %s, expected a string" % (source, OBJECT_GRAPH_PROTO_KEY,
                                                                     type(value).__name__))
     return value
 

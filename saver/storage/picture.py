@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Set, Tuple
 
-from graph.base.errors import OpError
+from graph.errors import OpError
 from graph.viz.figure import Edge, Figure, Node, render
 from graph.viz.picture import write_figure
 from saver.storage.object_graph import VARIABLE_VALUE_KEY, ObjectGraph, object_graph_from_checkpoint

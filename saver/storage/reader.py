@@ -32,7 +32,7 @@ from typing import Iterator
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import InvalidArgumentError, NotFoundError
+from graph.errors import InvalidArgumentError, NotFoundError
 from graph.platform import file_io
 from saver.storage import state
 from saver.format.bundle_files import index_filename
@@ -91,7 +91,7 @@ class CheckpointReader:
             self._bundle = None
             self._v1 = V1Reader(self.prefix)
         else:
-            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                                 f"files for {self.prefix}")
         self._shapes: dict[str, tuple[int, ...]] | None = None
         self._dtypes: dict[str, dtypes.DType] | None = None
@@ -187,7 +187,7 @@ class CheckpointReader:
             spec = tensor_slice if tensor_slice is not None else TensorSlice.full(len(shape))
             wanted = spec.slice_shape(shape)
             if tuple(out.shape) != wanted:
-                raise InvalidArgumentError(f"Cannot read {key} slice {spec} of shape {list(wanted)} into an "
+                raise InvalidArgumentError(None, None, f"Cannot read {key} slice {spec} of shape {list(wanted)} into an "
                                            f"array of shape {list(out.shape)}")
             direct = (dtype.numpy_dtype == out.dtype and out.flags.c_contiguous and out.flags.writeable
                       and dtype not in (dtypes.string, dtypes.variant))
@@ -262,7 +262,7 @@ def checkpoint_files(url_prefix: str) -> list[str]:
     """
     fs, path = file_io.filesystem(url_prefix)
     if not fs.exists(path + ".index"):
-        raise NotFoundError(f"{url_prefix}.index: no such file (not a V2 checkpoint prefix)")
+        raise NotFoundError(None, None, f"{url_prefix}.index: no such file (not a V2 checkpoint prefix)")
     data = sorted(p for p in fs.glob(file_io.glob_escape(path) + ".data-*") if _DATA_SUFFIX.search(p))
     return data + [path + ".index"]
 
@@ -274,9 +274,9 @@ def _resolve_url(url: str) -> str:
         try:
             checkpoint_state = state.get_checkpoint_state(url)
         except ValueError as error:
-            raise NotFoundError(f"{url}/{state.DEFAULT_LATEST_FILENAME}: {error}") from error
+            raise NotFoundError(None, None, f"{url}/{state.DEFAULT_LATEST_FILENAME}: {error}") from error
         if checkpoint_state is None:
-            raise NotFoundError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {url}")
+            raise NotFoundError(None, None, f"Couldn't find 'checkpoint' file or checkpoints in given directory {url}")
         prefix = checkpoint_state.model_checkpoint_path
         if not file_io.is_url(prefix):  # an absolute local path written elsewhere: the same path here
             protocol = url[:url.index("://") + len("://")]

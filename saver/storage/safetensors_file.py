@@ -23,7 +23,7 @@ from typing import BinaryIO, Callable, Dict, List, Sequence, Tuple
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 
 __all__ = ["DTYPES", "NUMPY_TO_SAFETENSORS", "checked_shape", "write", "read"]
 
@@ -44,7 +44,7 @@ def checked_shape(value, where: str) -> Tuple[int, ...]:
         DataLossError: naming ``where``.
     """
     if not isinstance(value, list) or not all(type(d) is int and d >= 0 for d in value):
-        raise DataLossError(f"{where}: shape {value!r} is not a list of non-negative integers")
+        raise DataLossError(None, None, f"{where}: shape {value!r} is not a list of non-negative integers")
     return tuple(value)
 
 
@@ -73,48 +73,48 @@ def read(path: str) -> Tuple[List[str], Callable[[str], np.ndarray], Dict[str, s
     try:
         file = open(path, "rb")
     except FileNotFoundError as error:
-        raise NotFoundError(f"{path}: No such file or directory") from error
+        raise NotFoundError(None, None, f"{path}: No such file or directory") from error
     with file:
         head = file.read(8)
         if len(head) != 8:
-            raise DataLossError(f"{path}: too short for a safetensors file ({len(head)} bytes)")
+            raise DataLossError(None, None, f"{path}: too short for a safetensors file ({len(head)} bytes)")
         (length,) = _HEADER.unpack(head)
         size = os.fstat(file.fileno()).st_size
         if length > _MAX_HEADER or 8 + length > size:
-            raise DataLossError(f"{path}: safetensors header length {length} is implausible for a "
+            raise DataLossError(None, None, f"{path}: safetensors header length {length} is implausible for a "
                                 f"{size}-byte file")
         raw = file.read(length)
     try:
         header = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise DataLossError(f"{path}: the safetensors header is not JSON (UTF-8): {error}") from error
+        raise DataLossError(None, None, f"{path}: the safetensors header is not JSON (UTF-8): {error}") from error
     if not isinstance(header, dict):
-        raise DataLossError(f"{path}: the safetensors header is a {type(header).__name__}, not an object")
+        raise DataLossError(None, None, f"{path}: the safetensors header is a {type(header).__name__}, not an object")
     base = 8 + length
     metadata = header.pop("__metadata__", None) or {}
     if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
-        raise DataLossError(f"{path}: the safetensors __metadata__ is not an object of strings")
+        raise DataLossError(None, None, f"{path}: the safetensors __metadata__ is not an object of strings")
     entries: Dict[str, Tuple[np.dtype, Tuple[int, ...], int]] = {}
     for name, entry in header.items():
         where = f"{path}: tensor {name!r}"
         if not isinstance(entry, dict):
-            raise DataLossError(f"{where}: its header entry is not an object")
+            raise DataLossError(None, None, f"{where}: its header entry is not an object")
         if entry.get("dtype") not in DTYPES:
-            raise DataLossError(f"{where}: unsupported safetensors dtype {entry.get('dtype')!r}")
+            raise DataLossError(None, None, f"{where}: unsupported safetensors dtype {entry.get('dtype')!r}")
         numpy_dtype = dtypes.as_dtype(DTYPES[entry["dtype"]]).numpy_dtype
         shape = checked_shape(entry.get("shape"), where)
         offsets = entry.get("data_offsets")
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(type(v) is int for v in offsets)):
-            raise DataLossError(f"{where}: data_offsets {offsets!r} is not a pair of integers")
+            raise DataLossError(None, None, f"{where}: data_offsets {offsets!r} is not a pair of integers")
         start, end = offsets
         if not 0 <= start <= end or base + end > size or end - start != math.prod(shape) * numpy_dtype.itemsize:
-            raise DataLossError(f"{where}: bad data_offsets {offsets} for shape {list(shape)} of "
+            raise DataLossError(None, None, f"{where}: bad data_offsets {offsets} for shape {list(shape)} of "
                                 f"{entry['dtype']} in a file of {size} bytes")
         entries[name] = (numpy_dtype, shape, base + start)
 
     def member(name: str) -> np.ndarray:
         if name not in entries:
-            raise DataLossError(f"{path}: the description names tensor {name!r}, which the file lacks")
+            raise DataLossError(None, None, f"{path}: the description names tensor {name!r}, which the file lacks")
         numpy_dtype, shape, offset = entries[name]
         array = np.fromfile(path, dtype=np.dtype(numpy_dtype).newbyteorder("<"), count=math.prod(shape),
                             offset=offset)

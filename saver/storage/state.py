@@ -31,7 +31,7 @@ import time
 import uuid
 from typing import Callable, Iterator, List, Optional, Sequence
 
-from graph.base import errors
+from graph import errors
 from graph.platform import file_io
 from graph.proto import text_format
 from graph.proto.protobuf import DOUBLE, STRING, Field, Message

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from saver.format.bundle import Slice, write_checkpoint
 from saver.storage.reader import CheckpointReader
 

@@ -1,4 +1,4 @@
-"""Fuzz targets: bytes in, the library's own errors (graph.base.errors.OpError) out, nothing else.
+"""Fuzz targets: bytes in, the library's own errors (graph.errors.OpError) out, nothing else.
 
 Each target takes ``bytes`` and exercises one reader the way a user would (open, list, read every
 tensor).  ``ALLOWED`` are the exceptions a damaged or hostile file may raise; anything else escaping
@@ -30,7 +30,7 @@ import tempfile
 import numpy as np
 
 from graph.base import dtypes
-from graph.base.errors import NotFoundError, OpError
+from graph.errors import NotFoundError, OpError
 from saver.storage import state as state_lib
 from saver.format.bundle import BundleReader
 from saver.storage.object_graph import ObjectGraph

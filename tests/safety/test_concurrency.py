@@ -20,7 +20,7 @@ import time
 import pytest
 
 from _model import Model, values_equal
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 from saver.storage import state as state_lib
 from saver.storage.reader import load_checkpoint
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import _mutate
-from graph.base.errors import DataLossError, NotFoundError, OpError
+from graph.errors import DataLossError, NotFoundError, OpError
 from saver.storage import state as state_lib
 from saver.format.bundle import BundleWriter
 from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY, ObjectGraph

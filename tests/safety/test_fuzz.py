@@ -1,4 +1,4 @@
-"""Fuzzing the readers: only graph.base.errors.OpError escapes, memory stays bounded, nothing hangs.
+"""Fuzzing the readers: only graph.errors.OpError escapes, memory stays bounded, nothing hangs.
 
 * property-based (hypothesis): raw bytes and mutations of valid seeds for every target of
   _targets.py (index, data, entry, header, V1 table, V1 header, object graph, state file);

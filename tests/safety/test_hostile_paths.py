@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from _model import Model, expected_values, values_equal
-from graph.base.errors import NotFoundError, OpError
+from graph.errors import NotFoundError, OpError
 from saver.storage import state as state_lib
 from saver.format.bundle import write_checkpoint
 from saver.storage.reader import load_checkpoint

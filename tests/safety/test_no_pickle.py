@@ -111,7 +111,7 @@ def test_pickle_payload_in_a_string_tensor_stays_bytes(tmp_path):
 
 def test_pickled_object_array_in_an_npz_is_refused(tmp_path):
     from saver.storage import export
-    from graph.base.errors import DataLossError
+    from graph.errors import DataLossError
     marker = str(tmp_path / "pwned")
     path = str(tmp_path / "evil.npz")
     array = np.empty(1, dtype=object)
@@ -125,7 +125,7 @@ def test_pickled_object_array_in_an_npz_is_refused(tmp_path):
 def test_object_graph_and_state_file_are_never_unpickled(tmp_path):
     from saver.storage import state
     from saver.storage.object_graph import ObjectGraph
-    from graph.base.errors import DataLossError
+    from graph.errors import DataLossError
     marker = str(tmp_path / "pwned")
     payload = pickle.dumps(_Bomb(marker))
     try:

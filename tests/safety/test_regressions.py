@@ -18,7 +18,7 @@ import os
 import numpy as np
 import pytest
 
-from graph.base.errors import DataLossError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, NotFoundError, UnimplementedError
 from saver.format import bundle_reader
 from saver.format.bundle import BundleReader, merge_bundles, write_checkpoint
 

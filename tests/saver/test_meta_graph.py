@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.core import graph as graph_lib
 from graph.variables.partitioning import fixed_size_partitioner

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as tf
-from graph.base import errors
+from graph import errors
 from graph.variables.partitioning import fixed_size_partitioner
 from saver import saver as saver_lib
 from saver.format.bundle import BundleReader

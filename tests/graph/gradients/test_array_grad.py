@@ -126,7 +126,7 @@ def test_gradient_values_are_not_needed_for_non_differentiable_outputs():
 
 
 def test_strided_slice_grad_rejects_a_wrong_dy_shape():
-    from graph.base import errors
+    from graph import errors
     from graph.ops import array_grad_ops
     with OURS.Graph().as_default():
         grad = array_grad_ops.strided_slice_grad([4], [1], [3], [1], OURS.constant([1.0, 2.0, 3.0]))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from graph.base import errors
+from graph import errors
 from graph.gradients import registry
 from graph.ops import nn_grad_ops
 from tests.graph.gradients.gradient_checks import OURS, check_numerically, compare_with_tensorflow

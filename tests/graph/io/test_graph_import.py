@@ -5,7 +5,7 @@ import pytest
 
 import graph.compat.v1 as tf
 from graph.base import dtypes
-from graph.base import errors
+from graph import errors
 from graph.core import graph as graph_lib
 from graph.proto.framework import AttrValue, GraphDef, NodeDef, OpDef, OpList
 from graph.proto.values import attr_value_of

@@ -5,7 +5,7 @@ import pytest
 
 from graph.ops import array_ops
 from graph.base import dtypes
-from graph.base import errors
+from graph import errors
 from graph.ops import constant_ops as ops
 from graph.ops import array_concat_ops
 from graph.ops import array_index_ops

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from graph.base import dtypes
-from graph.base import errors
+from graph import errors
 from graph.ops import constant_ops as ops
 from graph.ops import array_fill_ops
 from graph.ops import control_flow_ops

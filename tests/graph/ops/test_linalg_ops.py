@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours_tf
-from graph.base import dtypes, errors
+from graph import errors
+from graph.base import dtypes
 from graph.core import graph as graph_lib
 from graph.ops import constant_ops as ops
 from graph.ops import linalg_ops

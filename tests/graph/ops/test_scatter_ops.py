@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours
-from graph.base import errors
+from graph import errors
 from graph.ops import scatter_ops
 
 INITIAL = np.arange(8, dtype=np.float32).reshape(4, 2)

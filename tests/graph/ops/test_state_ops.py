@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours
-from graph.base import errors
+from graph import errors
 
 
 def _build(tf):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours
-from graph.base import errors
+from graph import errors
 from graph.ops import training_ops
 
 RNG = np.random.default_rng(7)

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from graph.base import errors
+from graph import errors
 from graph.platform import file_io
 
 
@@ -145,7 +145,8 @@ def test_platform_imports_only_graph_base():
             tree = ast.parse(source.read())
         for node in ast.walk(tree):  # inside functions too
             modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                [f"{node.module}.{a.name}" if node.module == "graph" else node.module or "" for a in node.names] \
+                if isinstance(node, ast.ImportFrom) else []
             for module in modules:
                 if module.split(".")[0] in ("graph", "saver"):
-                    assert module.startswith(("graph.base", "graph.platform")), f"{name} imports {module}"
+                    assert module.startswith(("graph.base", "graph.errors", "graph.platform")), f"{name} imports {module}"

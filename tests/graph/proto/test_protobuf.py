@@ -37,9 +37,6 @@ def test_messages_know_nothing_of_text_format_and_proto_imports_only_below():
     package = pathlib.Path(graph.proto.__file__).parent
     for module in ("wire", "protobuf"):
         assert not {name for name in _imports(package / f"{module}.py") if "text" in name}, module
-    transitional = {"graph_def.py"}  # holds core's old entry points until core calls node_def itself
     for path in sorted(package.glob("*.py")):
-        if path.name in transitional:
-            continue
         ours = {name for name in _imports(path) if name == "graph" or name.startswith("graph.")}
-        assert all(name.startswith(("graph.base", "graph.proto")) for name in ours), (path.name, ours)
+        assert all(name.startswith(("graph.base", "graph.errors", "graph.proto")) for name in ours), (path.name, ours)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from graph.proto.wire import LEN, VARINT, decode_varint32, decode_varint64, encode_varint, field_key, parse_fields, raw_field
 
 

@@ -8,7 +8,7 @@ import pytest
 from graph.runtime import config as config_lib
 from graph.ops import control_flow_ops
 from graph.base import dtypes
-from graph.base import errors
+from graph import errors
 from graph.base import kernels
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops

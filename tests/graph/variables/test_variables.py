@@ -13,7 +13,7 @@ from graph.ops import random_ops
 from graph.ops import state_ops
 from graph.ops import array_fill_ops
 from graph.base import dtypes
-from graph.base import errors
+from graph import errors
 from graph.core import graph as graph_lib
 from graph.runtime import session as session_lib
 from graph.variables import initialization_order

@@ -7,7 +7,7 @@
 
 Engines: ``atheris`` (coverage-guided libFuzzer; the input's first byte picks the target of
 tests/safety/_targets.py, the rest is its input; runs in a child process so libFuzzer's exit is
-survived), ``random`` (mutations of valid seeds, no dependencies).  Only graph.base.errors.OpError may
+survived), ``random`` (mutations of valid seeds, no dependencies).  Only graph.errors.OpError may
 escape a target; anything else, a hang (> --timeout s) or an allocation above 64 x the input size +
 32 MiB (random engine, tracemalloc) is a finding, saved under --workdir.  The last line printed is
 a JSON summary: {"engine", "seconds", "executions", "findings", "per_target"}.

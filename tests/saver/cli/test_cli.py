@@ -316,10 +316,10 @@ def test_picture_of_a_meta_graph_says_why_it_falls_back(tmp_path, monkeypatch, c
 def test_error_messages_are_always_one_line():
     from saver.cli import _message
     from saver.cli.output import MAX_MESSAGE, one_line
-    from graph.base.errors import DataLossError
-    long = DataLossError("first line\n" + "x" * 3000 + "\nlast line")
+    from graph.errors import DataLossError
+    long = DataLossError(None, None, "first line\n" + "x" * 3000 + "\nlast line")
     text = _message(long)
     assert "\n" not in text and len(text) <= MAX_MESSAGE and text.endswith("...")
     assert text.startswith("DataLossError: first line x")
-    assert _message(DataLossError("a\nb\n  c")) == "DataLossError: a b c"
+    assert _message(DataLossError(None, None, "a\nb\n  c")) == "DataLossError: a b c"
     assert one_line("a\r\n\tb") == "a b"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from graph.base import dtypes
-from graph.base.errors import DataLossError, InvalidArgumentError, NotFoundError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError
 from saver.format import crc
 from saver.format.bundle import (BundleReader, BundleWriter, Slice, data_filename, merge_bundles,
                           write_checkpoint, write_index)

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from saver.format.bundle_entry import (BundleEntry, Slice, decode_dtype_and_shape, decode_entry, encode_entry,
                                 slice_from_proto, slice_to_proto)
 from saver.format.coding import TensorSlice

@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 from saver.format import crc, v1
 from saver.format.bundle_files import (CHUNK_SIZE, SMALL_WRITE, DataFileReader, DataFileWriter, data_filename,
                                 index_filename, make_parent_directory)

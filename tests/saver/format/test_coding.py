@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from graph.base.errors import DataLossError, InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError
 from saver.format.coding import (
     TensorSlice, decode_fixed32, decode_fixed64, decode_tensor_name_slice, decode_varint32,
     decode_varint64, encode_fixed32, encode_fixed64, encode_tensor_name_slice, encode_varint,

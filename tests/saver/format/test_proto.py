@@ -2,7 +2,7 @@
 
 import pytest
 
-from graph.base.errors import DataLossError
+from graph.errors import DataLossError
 from saver.format import proto as P
 from saver.format.proto import INT32, INT64, STRING, Field, MapField, Message
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from graph.base.errors import DataLossError, InvalidArgumentError, UnimplementedError
+from graph.errors import DataLossError, InvalidArgumentError, UnimplementedError
 from saver.format import crc
 from saver.format.table import BLOCK_SIZE, Table, TableWriter, _short_successor, _shortest_separator
 
@@ -133,7 +133,7 @@ def test_lookups_agree_before_and_after_a_block_is_parsed():
 def test_keys_out_of_order_inside_a_block_are_data_loss():
     import struct
 
-    from graph.base.errors import DataLossError
+    from graph.errors import DataLossError
     from saver.format import crc
     data = bytearray(_write([(b"a1", b"x"), (b"a2", b"y")]))
     offset, length = Table("t", bytes(data))._index_handles[0]

@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from graph.base.errors import DataLossError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, NotFoundError, UnimplementedError
 from saver.format.bundle import Slice
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import SavedTensorSlices

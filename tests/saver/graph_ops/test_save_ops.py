@@ -7,7 +7,7 @@ import pytest
 
 import graph.compat.v1 as tf
 from graph.ops import array_index_ops
-from graph.base import errors
+from graph import errors
 from saver.graph_ops import save_ops
 from saver.format.bundle import BundleReader
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from graph.variables.save_slice_info import SaveSliceInfo
-from graph.base import errors
+from graph import errors
 from graph.core import graph as graph_lib
 from graph.runtime import session as session_lib
 from graph.variables import variables

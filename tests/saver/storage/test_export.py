@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from graph.base.errors import DataLossError, InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError
 from saver.storage import export
 from saver.format.bundle import BundleReader, Slice, write_checkpoint
 from saver.storage.reader import load_checkpoint
@@ -260,7 +260,7 @@ def test_npz_member_with_bad_crc(tmp_path, exotic):
 
 
 def test_missing_file_is_not_found(tmp_path):
-    from graph.base.errors import NotFoundError
+    from graph.errors import NotFoundError
     for name in ("none.npz", "none.safetensors"):
         with pytest.raises(NotFoundError, match=name):
             list(export.read_tensors(str(tmp_path / name)))

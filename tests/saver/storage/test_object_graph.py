@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from graph.base.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError, NotFoundError
 from saver.storage import object_graph as og
 from saver.storage.object_graph import ObjectGraph
 from saver.storage.object_graph_builder import Var, build_object_graph

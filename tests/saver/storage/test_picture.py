@@ -84,7 +84,7 @@ def test_svg_and_write(tmp_path):
 
 
 def test_name_based_checkpoint_has_no_object_graph(tmp_path):
-    from graph.base.errors import NotFoundError
+    from graph.errors import NotFoundError
     from saver.format.bundle import write_checkpoint
     write_checkpoint(str(tmp_path / "m"), {"w": [1.0]})
     with pytest.raises(NotFoundError, match="_CHECKPOINTABLE_OBJECT_GRAPH"):
@@ -92,7 +92,7 @@ def test_name_based_checkpoint_has_no_object_graph(tmp_path):
 
 
 def test_describe_labels_only_library_errors_unreadable():
-    from graph.base.errors import DataLossError
+    from graph.errors import DataLossError
     from saver.storage.picture import _describe
 
     class Damaged:
@@ -102,6 +102,6 @@ def test_describe_labels_only_library_errors_unreadable():
         def get_variable_to_dtype_map(self):
             raise self.error
 
-    assert _describe(Damaged(DataLossError("bad index")), "x") == "(unreadable)"
+    assert _describe(Damaged(DataLossError(None, None, "bad index")), "x") == "(unreadable)"
     with pytest.raises(ZeroDivisionError):  # a bug is not hidden behind a label
         _describe(Damaged(ZeroDivisionError()), "x")

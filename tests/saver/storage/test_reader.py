@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from graph.base import dtypes
-from graph.base.errors import InvalidArgumentError, NotFoundError
+from graph.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle import Slice, write_checkpoint
 from saver.format.coding import TensorSlice
 from saver.storage.reader import (CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint, load_variable,

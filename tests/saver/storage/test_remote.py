@@ -10,7 +10,7 @@ import pytest
 fsspec = pytest.importorskip("fsspec")
 
 import graph.compat.v1 as tf  # noqa: E402
-from graph.base.errors import NotFoundError  # noqa: E402
+from graph.errors import NotFoundError  # noqa: E402
 from graph.core.graph import Graph  # noqa: E402
 from graph.platform import file_io  # noqa: E402
 from saver.storage import reader as reader_lib  # noqa: E402

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from graph.base import errors
+from graph import errors
 from saver.storage import state
 from saver.storage.state import CheckpointState, ParseError
 
