@@ -16,6 +16,7 @@ stays checked against TensorFlow); ``skip_both(reason)`` skips it on both (eager
 from __future__ import annotations
 
 import contextlib
+import importlib
 import shutil
 import tempfile
 import unittest
@@ -25,7 +26,7 @@ import pytest
 
 __all__ = [
     "REASON_CATEGORIES", "TestCase", "tf", "bind", "skip_ours", "skip_both", "excluded", "run_deprecated_v1", "run_v1_only",
-    "run_in_graph_and_eager_modes", "SKIP_ATTRIBUTE",
+    "run_in_graph_and_eager_modes", "SKIP_ATTRIBUTE", "private",
 ]
 
 # The reason a test is excluded must start with one of these (README tables count by category).
@@ -110,6 +111,16 @@ def run_v1_only(reason: str):
 def run_in_graph_and_eager_modes(function):
     """TensorFlow runs such a test in both modes; here its graph-mode half runs (eager is not emulated)."""
     return function
+
+
+def private(tf_target: str, ours_target: str):
+    """A name TensorFlow keeps private (``"module:attr"``) that a test needs, from the bound backend.
+
+    ``tf_target`` names it in TensorFlow (``tensorflow.python.training.moving_averages:assign_moving_average``),
+    ``ours_target`` in this package; a test whose private name ours lacks is marked ``skip_ours`` instead.
+    """
+    module_name, _, attribute = (tf_target if tf.name == "tf" else ours_target).partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 def _is_graph_value(value) -> bool:
@@ -271,6 +282,11 @@ class TestCase:
     def assertShapeEqual(self, np_array, tf_tensor, msg=None) -> None:
         """A numpy array's shape equals a tensor's static shape."""
         _UNITTEST.assertEqual(list(np_array.shape), tf_tensor.get_shape().as_list(), msg)
+
+    def assertDeviceEqual(self, device1, device2, msg=None) -> None:
+        """Two device strings name the same device once canonicalized."""
+        canonical = [tf.DeviceSpec.from_string(device or "").to_string() for device in (device1, device2)]
+        _UNITTEST.assertEqual(canonical[0], canonical[1], msg)
 
     def assertRaisesOpError(self, expected_err_re_or_predicate):
         """A context manager expecting an ``tf.errors.OpError`` whose message matches the regex."""
