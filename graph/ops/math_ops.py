@@ -60,21 +60,30 @@ def _elementwise(function, quiet: bool = False):
     Two inputs that do not broadcast are the user's mistake: InvalidArgumentError, as TF's BCast reports it.
     """
     def compute(ctx, op, inputs):
-        if len(inputs) == 2:
-            shapes = np.shape(inputs[0]), np.shape(inputs[1])
-            try:
-                np.broadcast_shapes(*shapes)
-            except ValueError:
-                raise errors.InvalidArgumentError(None, op, "Incompatible shapes: [{}] vs. [{}]".format(
-                    *(",".join(str(d) for d in shape) for shape in shapes))) from None
-        if quiet:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        try:
+            if quiet:
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    result = function(*inputs)
+            else:
                 result = function(*inputs)
-        else:
-            result = function(*inputs)
+        except ValueError:  # checked only on failure: the happy path pays nothing
+            _check_broadcastable(op, inputs)
+            raise
         numpy_dtype = op._outputs[0]._dtype.numpy_dtype
         return np.asarray(result, dtype=numpy_dtype)
     return compute
+
+
+def _check_broadcastable(op, inputs) -> None:
+    """Raises TF's InvalidArgumentError when two inputs do not broadcast (the user's mistake, not a bug)."""
+    if len(inputs) != 2:
+        return
+    shapes = np.shape(inputs[0]), np.shape(inputs[1])
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise errors.InvalidArgumentError(None, op, "Incompatible shapes: [{}] vs. [{}]".format(
+            *(",".join(str(d) for d in shape) for shape in shapes))) from None
 
 
 def _truncate_div(x, y):
