@@ -1,12 +1,21 @@
 """Op families: each module holds its builders, shape inference and numpy kernels.
 
-Importing any op module imports this package first, which loads every family: then every kernel
-is registered and math_ops has installed the Tensor operators, whichever builder a program (or an
-imported GraphDef) uses first.  Families are discovered, not listed, so adding one is one file.
+Importing any op module imports this package first, which loads every family that registers
+kernels: then every kernel is registered and math_ops has installed the Tensor operators,
+whichever builder a program (or an imported GraphDef) uses first.  Modules that only compose
+existing ops (losses, clip_ops, nn_impl, control_flow_case, ...) load when they are used; a test
+(tests/graph/ops/test_package.py) fails if a module registering kernels is missing here.
 """
 
 import importlib as _importlib
-import pkgutil as _pkgutil
 
-for _module in sorted(_pkgutil.iter_modules(__path__), key=lambda info: info.name):
-    _importlib.import_module(f"{__name__}.{_module.name}")
+# Each family imports the ones it builds on (constant < control flow < array < linalg < math <
+# reduction < state / random / nn < the rest), so this order is only for reading.
+KERNEL_FAMILIES = (
+    "constant_ops", "control_flow_ops", "control_flow_assert", "array_ops", "array_concat_ops", "array_index_ops",
+    "array_fill_ops", "pad_ops", "linalg_ops", "math_ops", "reduction_ops", "state_ops", "scatter_ops",
+    "random_ops", "nn_ops", "training_ops", "array_grad_ops", "math_grad_ops", "nn_grad_ops",
+)
+
+for _family in KERNEL_FAMILIES:
+    _importlib.import_module(f"{__name__}.{_family}")
