@@ -352,8 +352,11 @@ def hessians(ys, xs, name: str = "hessians", colocate_gradients_with_ops: bool =
                                  "while_loop, which this emulator does not have).")
             # One gradient per element of the first gradient: the rows TF's while_loop writes to a TensorArray.
             rows = [gradients(element, x, **kwargs)[0] for element in array_concat_ops.unstack(gradient)]
-            rows = [array_fill_ops.zeros_like(x_value) if row is None else graph_lib.convert_to_tensor(row)
-                    for row in rows]
+            if any(row is None for row in rows):
+                # TF's while_loop writes each row to a TensorArray, whose write rejects None with this message.
+                raise ValueError(f"None values not supported. (A second derivative of ys with respect to "
+                                 f"{x_value.name} is None: ys does not depend on it twice.)")
+            rows = [graph_lib.convert_to_tensor(row) for row in rows]
             hessian = array_concat_ops.stack(rows) if rows else array_fill_ops.zeros([0], dtype=x_value.dtype.base_dtype)
             x_shape = array_ops.shape(x_value)
             result.append(array_ops.reshape(hessian, array_concat_ops.concat((x_shape, x_shape), 0)))
