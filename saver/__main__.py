@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 from saver.cli import main as cli_main
 
 __all__ = ["main"]
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
     return cli_main(argv)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from graph.base import kernels
 from graph.errors import DataLossError

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -167,7 +167,7 @@ class Saver:
         return saver_def
 
     @staticmethod
-    def from_proto(saver_def: SaverDef, import_scope: str | None = None) -> "Saver":
+    def from_proto(saver_def: SaverDef, import_scope: str | None = None) -> Saver:
         """A Saver for an existing graph's save/restore ops described by ``saver_def``."""
         return Saver(saver_def=saver_def, name=import_scope)
 
@@ -259,7 +259,7 @@ class Saver:
                 global_step = int(sess.run(global_step))
             checkpoint_file = "%s-%d" % (save_path, global_step)
             if self._pad_step_number:
-                checkpoint_file = "%s-%s" % (save_path, "{:08d}".format(global_step))
+                checkpoint_file = "{}-{}".format(save_path, f"{global_step:08d}")
         else:
             checkpoint_file = save_path
             if os.path.basename(save_path) == latest_filename and not self._sharded:

@@ -109,12 +109,12 @@ class DType:
         return self._numpy is not None
 
     @property
-    def base_dtype(self) -> "DType":
+    def base_dtype(self) -> DType:
         """The non-reference type of a reference type (itself otherwise)."""
         return _BY_ENUM[self._enum - _REF_OFFSET] if self._is_ref else self
 
     @property
-    def real_dtype(self) -> "DType":
+    def real_dtype(self) -> DType:
         """float32 for complex64, float64 for complex128, else the base type."""
         base = self.base_dtype
         return {"complex64": float32, "complex128": float64}.get(base._name, base)
@@ -124,7 +124,7 @@ class DType:
         return self._is_ref
 
     @property
-    def _as_ref(self) -> "DType":
+    def _as_ref(self) -> DType:
         return self if self._is_ref else _BY_ENUM[self._enum + _REF_OFFSET]
 
     @property

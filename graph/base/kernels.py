@@ -15,7 +15,8 @@ raising FailedPreconditionError for an uninitialized variable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from graph import errors
 

@@ -6,7 +6,8 @@ same keys flatten alike whatever their insertion order.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["flatten", "map_structure", "pack_sequence_as", "structure_signature"]
 

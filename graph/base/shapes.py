@@ -38,7 +38,7 @@ class Dimension:
         other = as_dimension(other)
         return self._value is None or other.value is None or self._value == other.value
 
-    def merge_with(self, other) -> "Dimension":
+    def merge_with(self, other) -> Dimension:
         other = as_dimension(other)
         if not self.is_compatible_with(other):
             raise ValueError(f"Dimensions {self} and {other} are not compatible")
@@ -205,7 +205,7 @@ class TensorShape:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
 
-    def merge_with(self, other) -> "TensorShape":
+    def merge_with(self, other) -> TensorShape:
         other = as_shape(other)
         if self._dims is other._dims or (self._dims is not None and self._dims == other._dims):
             return self  # equal dimensions (each compared by identity first): nothing to merge
@@ -220,14 +220,14 @@ class TensorShape:
         except ValueError as error:
             raise ValueError(f"Shapes {self} and {other} are not compatible") from error
 
-    def with_rank(self, rank: int) -> "TensorShape":
+    def with_rank(self, rank: int) -> TensorShape:
         if self._dims is None:
             return unknown_shape(rank)
         if len(self._dims) != rank:
             raise ValueError(f"Shape {self} must have rank {rank}")
         return self
 
-    def concatenate(self, other) -> "TensorShape":
+    def concatenate(self, other) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return TensorShape(None)

@@ -12,7 +12,8 @@ op type, TF's ``node_def.op``), ``.name`` and, for ``apply_device_stack``, ``._s
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from graph.core.device_spec import (DeviceLike, DeviceSpec, DeviceSpecV1, DeviceSpecV2, canonical_name,  # noqa: F401
                                     check_valid, is_device_spec)
@@ -68,7 +69,7 @@ class MergeDevice:
 _cached_mergers: dict = {}
 
 
-def merge_device(spec: Union[DeviceLike, MergeDevice]) -> MergeDevice:
+def merge_device(spec: DeviceLike | MergeDevice) -> MergeDevice:
     """Returns a (cached) MergeDevice for a device string or DeviceSpec.
 
     Raises:
@@ -90,7 +91,7 @@ def _function_name(function: Callable) -> str:
     if inspect.isfunction(function):
         return function.__name__
     if inspect.ismethod(function):
-        return "%s.%s" % (function.__self__.__class__.__name__, function.__func__.__name__)
+        return "{}.{}".format(function.__self__.__class__.__name__, function.__func__.__name__)
     return str(type(function))
 
 
@@ -106,7 +107,7 @@ def _function_code(function: Callable):
 class UserDeviceSpec:
     """One entry of a Graph's device stack: what ``with graph.device(x)`` pushes (TF's ``_UserDeviceSpec``)."""
 
-    def __init__(self, device_name_or_function: Union[DeviceLike, Callable[[Any], Any]]) -> None:
+    def __init__(self, device_name_or_function: DeviceLike | Callable[[Any], Any]) -> None:
         """Wraps a device string, DeviceSpec, device function, MergeDevice or None (None resets the stack)."""
         self._device_name_or_function = device_name_or_function
         self.display_name = str(device_name_or_function)
@@ -153,7 +154,7 @@ class UserDeviceSpec:
         return f"<UserDeviceSpec {self.display_name}>"
 
 
-def apply_device_stack(op: Any, stack: Iterable[Union[UserDeviceSpec, DeviceLike, Callable]]) -> None:
+def apply_device_stack(op: Any, stack: Iterable[UserDeviceSpec | DeviceLike | Callable]) -> None:
     """Sets `op`'s device from a device stack (outermost first), as TF's Graph._apply_device_functions.
 
     Entries are visited innermost first: null merges are skipped, a ``device(None)`` entry stops the walk,

@@ -11,7 +11,7 @@ from another.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any
 
 __all__ = ["DeviceSpec", "DeviceSpecV1", "DeviceSpecV2", "DeviceLike", "check_valid", "is_device_spec",
            "canonical_name"]
@@ -24,15 +24,15 @@ _Components = tuple  # (job, replica, task, device_type, device_index)
 _STRING_TO_COMPONENTS_CACHE: dict = {}
 
 
-def _as_str_or_none(value: Any) -> Optional[str]:
+def _as_str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _as_int_or_none(value: Any) -> Optional[int]:
+def _as_int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def _as_device_str_or_none(device_type: Any) -> Optional[str]:
+def _as_device_str_or_none(device_type: Any) -> str | None:
     # TF upper-cases exactly "cpu" and "gpu" here; "/device:tpu:0" keeps "tpu" (the short "/tpu:0" is upper-cased
     # by the parser instead).
     if device_type in ("cpu", "gpu"):
@@ -47,7 +47,7 @@ def _parse_int(text: str, field: str, spec: str) -> int:
         raise ValueError(f"{error} (the {field} field of device spec {spec!r})") from error
 
 
-def _string_to_components(spec: Optional[str]) -> _Components:
+def _string_to_components(spec: str | None) -> _Components:
     """Parses a device string into (job, replica, task, device_type, device_index); cached."""
     if spec is not None and not isinstance(spec, str):
         raise TypeError(f"A device spec must be a string, a DeviceSpec or None; got {spec!r} "
@@ -96,7 +96,7 @@ def _components_to_string(job, replica, task, device_type, device_index) -> str:
     if task is not None:
         parts.append("/task:" + str(task))
     if device_type is not None:
-        parts.append("/device:%s:%s" % (device_type, "*" if device_index is None else device_index))
+        parts.append("/device:{}:{}".format(device_type, "*" if device_index is None else device_index))
     return "".join(parts)
 
 
@@ -105,8 +105,8 @@ class DeviceSpecV2:
 
     __slots__ = ("_job", "_replica", "_task", "_device_type", "_device_index", "_as_string", "_hash")
 
-    def __init__(self, job: Optional[str] = None, replica: Optional[int] = None, task: Optional[int] = None,
-                 device_type: Optional[str] = None, device_index: Optional[int] = None) -> None:
+    def __init__(self, job: str | None = None, replica: int | None = None, task: int | None = None,
+                 device_type: str | None = None, device_index: int | None = None) -> None:
         """Creates a spec; every field is optional (None means unspecified).
 
         Args:
@@ -130,7 +130,7 @@ class DeviceSpecV2:
         return self._as_string
 
     @classmethod
-    def from_string(cls, spec: Optional[str]) -> "DeviceSpecV2":
+    def from_string(cls, spec: str | None) -> DeviceSpecV2:
         """Parses a device string such as "/job:ps/task:7/cpu:0".
 
         Raises:
@@ -138,15 +138,15 @@ class DeviceSpecV2:
         """
         return cls(*_string_to_components(spec))
 
-    def parse_from_string(self, spec: Optional[str]) -> "DeviceSpecV2":
+    def parse_from_string(self, spec: str | None) -> DeviceSpecV2:
         """Returns a new spec parsed from `spec` (2.x behaviour; DeviceSpecV1 mutates itself instead)."""
         return self.from_string(spec)
 
-    def make_merged_spec(self, dev: "DeviceSpecV2") -> "DeviceSpecV2":
+    def make_merged_spec(self, dev: DeviceSpecV2) -> DeviceSpecV2:
         """Returns a new spec with the fields of `dev` taking precedence over this one's."""
         return self.__class__(*self._get_combined_properties(dev))
 
-    def replace(self, **kwargs: Any) -> "DeviceSpecV2":
+    def replace(self, **kwargs: Any) -> DeviceSpecV2:
         """Returns a copy with the given constructor fields overridden (None clears a field)."""
         fields = dict(job=self.job, replica=self.replica, task=self.task,
                       device_type=self.device_type, device_index=self.device_index)
@@ -154,31 +154,31 @@ class DeviceSpecV2:
         return self.__class__(**fields)
 
     @property
-    def job(self) -> Optional[str]:
+    def job(self) -> str | None:
         """The job name, or None."""
         return self._job
 
     @property
-    def replica(self) -> Optional[int]:
+    def replica(self) -> int | None:
         """The replica index, or None."""
         return self._replica
 
     @property
-    def task(self) -> Optional[int]:
+    def task(self) -> int | None:
         """The task index, or None."""
         return self._task
 
     @property
-    def device_type(self) -> Optional[str]:
+    def device_type(self) -> str | None:
         """The device type ("CPU", "GPU", ...), or None."""
         return self._device_type
 
     @property
-    def device_index(self) -> Optional[int]:
+    def device_index(self) -> int | None:
         """The device index, or None for any."""
         return self._device_index
 
-    def _get_combined_properties(self, dev: "DeviceSpecV2") -> _Components:
+    def _get_combined_properties(self, dev: DeviceSpecV2) -> _Components:
         return (
             dev.job if dev.job is not None else self.job,
             dev.replica if dev.replica is not None else self.replica,
@@ -210,27 +210,27 @@ class DeviceSpecV1(DeviceSpecV2):
         self._hash = None
 
     @DeviceSpecV2.job.setter
-    def job(self, job: Optional[str]) -> None:
+    def job(self, job: str | None) -> None:
         self._job = _as_str_or_none(job)
         self._changed()
 
     @DeviceSpecV2.replica.setter
-    def replica(self, replica: Optional[int]) -> None:
+    def replica(self, replica: int | None) -> None:
         self._replica = _as_int_or_none(replica)
         self._changed()
 
     @DeviceSpecV2.task.setter
-    def task(self, task: Optional[int]) -> None:
+    def task(self, task: int | None) -> None:
         self._task = _as_int_or_none(task)
         self._changed()
 
     @DeviceSpecV2.device_type.setter
-    def device_type(self, device_type: Optional[str]) -> None:
+    def device_type(self, device_type: str | None) -> None:
         self._device_type = _as_device_str_or_none(device_type)
         self._changed()
 
     @DeviceSpecV2.device_index.setter
-    def device_index(self, device_index: Optional[int]) -> None:
+    def device_index(self, device_index: int | None) -> None:
         self._device_index = _as_int_or_none(device_index)
         self._changed()
 
@@ -246,7 +246,7 @@ class DeviceSpecV1(DeviceSpecV2):
             self._hash = hash(self.to_string())
         return self._hash
 
-    def parse_from_string(self, spec: Optional[str]) -> "DeviceSpecV1":
+    def parse_from_string(self, spec: str | None) -> DeviceSpecV1:
         """Replaces every field with those parsed from `spec` and returns self."""
         (self.job, self.replica, self.task, self.device_type,
          self.device_index) = _string_to_components(spec)
@@ -262,10 +262,10 @@ class DeviceSpecV1(DeviceSpecV2):
 # disable_v2_behavior): the immutable class. `tf.compat.v1.DeviceSpec` is DeviceSpecV1.
 DeviceSpec = DeviceSpecV2
 
-DeviceLike = Union[str, DeviceSpecV2, None]
+DeviceLike = str | DeviceSpecV2 | None
 
 
-def check_valid(spec: Optional[str]) -> None:
+def check_valid(spec: str | None) -> None:
     """Raises ValueError if `spec` is not a valid device string."""
     DeviceSpec.from_string(spec)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from graph.base import kernels
 from graph.core import device as device_lib
@@ -247,7 +248,7 @@ class Graph:
         """The current name scope, without a trailing '/'."""
         return self._name_stack
 
-    def name_scope(self, name: str | None) -> "NameScopeContext":
+    def name_scope(self, name: str | None) -> NameScopeContext:
         """Opens a name scope; yields the scope string ending in '/' (or '' for the root)."""
         return NameScopeContext(self, name)
 
@@ -261,7 +262,7 @@ class Graph:
         finally:
             self._device_stack.pop()
 
-    def colocate_with(self, op, ignore_existing: bool = False) -> "ColocateWithContext":
+    def colocate_with(self, op, ignore_existing: bool = False) -> ColocateWithContext:
         """Places ops created inside with ``op`` (its device and a 'loc:@' group); device scopes
         inside are ignored, as in TensorFlow."""
         return ColocateWithContext(self, op, ignore_existing)
@@ -312,7 +313,7 @@ class Graph:
                     controls.append(control)
         return controls
 
-    def control_dependencies(self, control_inputs) -> "ControlDependenciesContext":
+    def control_dependencies(self, control_inputs) -> ControlDependenciesContext:
         """Makes ops created inside run after ``control_inputs`` (ops, tensors or variables);
         ``None`` clears the enclosing dependencies."""
         return ControlDependenciesContext(self, control_inputs)
@@ -410,7 +411,7 @@ class Graph:
         return VersionDef(producer=GRAPH_DEF_VERSION)
 
     # ----------------------------------------------------------------- default graph
-    def as_default(self) -> "_DefaultGraph":
+    def as_default(self) -> _DefaultGraph:
         """Makes this graph the default graph inside the context."""
         return _DefaultGraph(self)
 

@@ -101,7 +101,7 @@ class IndexedSlices:
 
     __repr__ = __str__
 
-    def __neg__(self) -> "IndexedSlices":
+    def __neg__(self) -> IndexedSlices:
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 
 

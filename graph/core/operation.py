@@ -8,7 +8,8 @@ here change it (and ``Tensor.set_shape``), and each resets the op's NodeDef byte
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from graph.base import kernels
 from graph.core import default_session
@@ -32,8 +33,8 @@ class Operation:
     __slots__ = ("_graph", "_name", "_type", "_inputs", "_control_inputs", "_outputs", "_attrs",
                  "_device", "_id", "_control_outputs", "_original_op", "_encoded", "__weakref__")
 
-    def __init__(self, graph: "Graph", name: str, op_type: str, inputs: list[Tensor],
-                 control_inputs: list["Operation"], attrs: dict[str, Any], op_id: int):
+    def __init__(self, graph: Graph, name: str, op_type: str, inputs: list[Tensor],
+                 control_inputs: list[Operation], attrs: dict[str, Any], op_id: int):
         """Takes ``inputs`` and ``control_inputs`` as they are (Graph.create_op passes lists of its own)."""
         self._graph = graph
         self._name = name
@@ -59,7 +60,7 @@ class Operation:
         return self._type
 
     @property
-    def graph(self) -> "Graph":
+    def graph(self) -> Graph:
         """The Graph that contains this op."""
         return self._graph
 
@@ -69,7 +70,7 @@ class Operation:
         return tuple(self._inputs)
 
     @property
-    def control_inputs(self) -> list["Operation"]:
+    def control_inputs(self) -> list[Operation]:
         """The ops that must run before this one."""
         return list(self._control_inputs)
 
@@ -159,14 +160,14 @@ class Operation:
             return [g for g in groups if g.startswith(b"loc:@")]
         return [b"loc:@" + self._name.encode()]
 
-    def _add_control_input(self, op: "Operation") -> None:
+    def _add_control_input(self, op: Operation) -> None:
         if op not in self._control_inputs:
             self._control_inputs.append(op)
             op._add_control_output(self)
             self._encoded = None
             self._graph._changed()
 
-    def _add_control_output(self, op: "Operation") -> None:
+    def _add_control_output(self, op: Operation) -> None:
         if self._control_outputs:
             self._control_outputs.append(op)
         else:
@@ -181,7 +182,7 @@ class Operation:
         self._encoded = None
         self._graph._changed()
 
-    def _add_control_inputs(self, ops: Iterable["Operation"]) -> None:
+    def _add_control_inputs(self, ops: Iterable[Operation]) -> None:
         for op in ops:
             self._add_control_input(op)
 

@@ -10,7 +10,7 @@ numbers, arrays and shapes; graph.ops.array_ops: lists of tensors; graph.variabl
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
@@ -29,17 +29,17 @@ class Tensor:
     # With v2 behaviour disabled, == and != compare identity (TF1 graph mode).
     __array_priority__ = 100
 
-    def __init__(self, op: "Operation", value_index: int, dtype, shape=None):
+    def __init__(self, op: Operation, value_index: int, dtype, shape=None):
         self._op = op
         self._value_index = value_index
         self._dtype = dtype if type(dtype) is dtypes_lib.DType else dtypes_lib.as_dtype(dtype)
         if type(shape) is not TensorShape:
             shape = as_shape(shape) if shape is not None else TensorShape(None)
         self._shape = shape
-        self._consumers: "list[Operation] | tuple" = ()  # a list from the first consumer on (most have none)
+        self._consumers: list[Operation] | tuple = ()  # a list from the first consumer on (most have none)
 
     @property
-    def op(self) -> "Operation":
+    def op(self) -> Operation:
         """The Operation that produces this tensor."""
         return self._op
 
@@ -54,7 +54,7 @@ class Tensor:
         return self._dtype
 
     @property
-    def graph(self) -> "Graph":
+    def graph(self) -> Graph:
         """The Graph that contains this tensor."""
         return self._op.graph
 
@@ -86,11 +86,11 @@ class Tensor:
         self._shape = self._shape.merge_with(as_shape(shape))
         self._op._encoded = None  # its NodeDef's _output_shapes may change
 
-    def consumers(self) -> list["Operation"]:
+    def consumers(self) -> list[Operation]:
         """The ops that use this tensor as a data input."""
         return list(self._consumers)
 
-    def _add_consumer(self, op: "Operation") -> None:
+    def _add_consumer(self, op: Operation) -> None:
         if self._consumers:
             self._consumers.append(op)
         else:

@@ -15,7 +15,8 @@ import; ``graph.gradients.gradients_impl`` imports all of them.  A graph's
 from __future__ import annotations
 
 import traceback
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 __all__ = ["RegisterGradient", "NotDifferentiable", "NoGradient", "no_gradient", "get_gradient_function",
            "lookup", "is_registered", "registered_types", "differentiable_types", "not_differentiable_types"]

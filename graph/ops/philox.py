@@ -66,7 +66,7 @@ class Philox:
         """Advances the counter by ``blocks`` 128-bit blocks (PhiloxRandom::Skip, with 128-bit carry)."""
         self.counter = (self.counter + blocks) & ((1 << 128) - 1)
 
-    def reserve(self, blocks: int) -> "Philox":
+    def reserve(self, blocks: int) -> Philox:
         """A copy at the current position, skipping this stream past ``blocks`` (ReserveSamples128)."""
         copy = Philox.__new__(Philox)
         copy.key, copy.counter = self.key, self.counter

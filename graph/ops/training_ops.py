@@ -17,7 +17,7 @@ the builders, shape inference and the kernel plumbing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

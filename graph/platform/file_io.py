@@ -26,7 +26,8 @@ import os
 import posixpath
 import re
 import secrets
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO
+from collections.abc import Callable, Iterator
 
 from graph import errors
 

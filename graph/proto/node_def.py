@@ -18,7 +18,8 @@ repeat across a graph (``T: DT_FLOAT``, ``validate_shape: true``, the same shape
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 

@@ -194,7 +194,7 @@ class _Parser:
         field = cls._by_name.get(name)
         if field is None:
             if not self.allow_unknown_field:
-                raise tokens.error_previous('Message type "%s" has no field named "%s".' % (cls._full_name, name))
+                raise tokens.error_previous('Message type "{}" has no field named "{}".'.format(cls._full_name, name))
             self._skip_field_contents()
         else:
             if isinstance(field, MapField) or field.is_message:

@@ -30,7 +30,7 @@ class ParseError(ValueError):
     def __init__(self, message: str | None = None, line: int | None = None, column: int | None = None):
         if message is not None and line is not None:
             location = str(line) if column is None else "%d:%d" % (line, column)
-            message = "%s : %s" % (location, message)
+            message = "{} : {}".format(location, message)
         super().__init__(*([] if message is None else [message]))
         self.line = line
         self.column = column
@@ -119,7 +119,7 @@ class Tokenizer:
 
     def error(self, message: str) -> ParseError:
         """A ParseError at the current token, quoting its line as protobuf does."""
-        return ParseError("'%s': %s" % (self._current, message), self._line + 1, self._column + 1)
+        return ParseError("'{}': {}".format(self._current, message), self._line + 1, self._column + 1)
 
     def error_previous(self, message: str) -> ParseError:
         """A ParseError at the previous token."""
@@ -191,7 +191,7 @@ class Tokenizer:
             result = int(text, 0)
         except ValueError:
             if text not in kind.names:
-                raise self.error('Enum type "%s" has no value named %s.' % (kind.name, text)) from None
+                raise self.error('Enum type "{}" has no value named {}.'.format(kind.name, text)) from None
             result = kind.names[text]
         if not _INT32[0] <= result <= _INT32[1]:
             raise self.error("Value out of range: %d" % result)
@@ -216,9 +216,9 @@ class Tokenizer:
     def _consume_single_string(self) -> bytes:
         text = self.token
         if len(text) < 1 or text[0] not in _QUOTES:
-            raise self.error("Expected string but found: %r" % (text,))
+            raise self.error("Expected string but found: {!r}".format(text))
         if len(text) < 2 or text[-1] != text[0]:
-            raise self.error("String missing ending quote: %r" % (text,))
+            raise self.error("String missing ending quote: {!r}".format(text))
         try:
             result = _unescape(text[1:-1])
         except ValueError as error:

@@ -15,7 +15,8 @@ and its value <-> payload conversions.  Messages built from these are declared i
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from graph.errors import DataLossError
 

@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from graph.core.device_spec import DeviceSpec
 
@@ -32,7 +33,7 @@ _logger = logging.getLogger("graph.core.device")
 class ClusterSpec:
     """A cluster as jobs of tasks (network addresses); minimal TF ``tf.train.ClusterSpec``."""
 
-    def __init__(self, cluster: Union[Mapping[str, Any], "ClusterSpec"]) -> None:
+    def __init__(self, cluster: Mapping[str, Any] | ClusterSpec) -> None:
         """Builds from {job: [address, ...]} or {job: {task_index: address}} or another ClusterSpec.
 
         Raises:
@@ -48,7 +49,7 @@ class ClusterSpec:
         self._cluster_spec: dict = {}
         for job_name, tasks in cluster.items():
             if not isinstance(job_name, (str, bytes)):
-                raise TypeError("Job name %r must be bytes or unicode" % (job_name,))
+                raise TypeError("Job name {!r} must be bytes or unicode".format(job_name))
             if isinstance(tasks, (list, tuple)):
                 job_tasks = dict(enumerate(tasks))
             elif isinstance(tasks, dict):
@@ -58,7 +59,7 @@ class ClusterSpec:
                                 % (job_name,))
             for address in job_tasks.values():
                 if not isinstance(address, (str, bytes)):
-                    raise TypeError("Task address %r must be bytes or unicode" % (address,))
+                    raise TypeError("Task address {!r} must be bytes or unicode".format(address))
             self._cluster_spec[job_name] = job_tasks
 
     def __bool__(self) -> bool:
@@ -87,7 +88,7 @@ class ClusterSpec:
         try:
             return self._cluster_spec[job_name]
         except KeyError:
-            raise ValueError("No such job in cluster: %r" % (job_name,)) from None
+            raise ValueError("No such job in cluster: {!r}".format(job_name)) from None
 
     def num_tasks(self, job_name: str) -> int:
         """The number of tasks in `job_name` (ValueError if no such job)."""
@@ -103,7 +104,7 @@ class ClusterSpec:
         try:
             return job[task_index]
         except KeyError:
-            raise ValueError("No task with index %r in job %r" % (task_index, job_name)) from None
+            raise ValueError("No task with index {!r} in job {!r}".format(task_index, job_name)) from None
 
     def job_tasks(self, job_name: str) -> list:
         """Addresses indexed by task; None fills the gaps of a sparse job."""
@@ -173,11 +174,11 @@ class _ReplicaDeviceChooser:
         return worker_device.make_merged_spec(current).to_string()
 
 
-def replica_device_setter(ps_tasks: int = 0, ps_device: Optional[str] = "/job:ps",
-                          worker_device: Optional[str] = "/job:worker", merge_devices: bool = True,
-                          cluster: Union[Mapping[str, Any], ClusterSpec, None] = None,
-                          ps_ops: Optional[Iterable[str]] = None,
-                          ps_strategy: Optional[Callable[[Any], int]] = None) -> Optional[Callable[[Any], str]]:
+def replica_device_setter(ps_tasks: int = 0, ps_device: str | None = "/job:ps",
+                          worker_device: str | None = "/job:worker", merge_devices: bool = True,
+                          cluster: Mapping[str, Any] | ClusterSpec | None = None,
+                          ps_ops: Iterable[str] | None = None,
+                          ps_strategy: Callable[[Any], int] | None = None) -> Callable[[Any], str] | None:
     """Returns a device function placing variable ops on ps tasks and the rest on the worker.
 
     Args:

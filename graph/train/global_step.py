@@ -46,12 +46,12 @@ def assert_global_step(global_step_tensor) -> None:
             has a fully defined non-scalar shape.
     """
     if not (_is_variable(global_step_tensor) or isinstance(global_step_tensor, Tensor)):
-        raise TypeError('Existing "global_step" must be a Variable or Tensor: %s.' % (global_step_tensor,))
+        raise TypeError('Existing "global_step" must be a Variable or Tensor: {}.'.format(global_step_tensor))
     if not global_step_tensor.dtype.base_dtype.is_integer:
-        raise TypeError('Existing "global_step" does not have integer type: %s' % (global_step_tensor.dtype,))
+        raise TypeError('Existing "global_step" does not have integer type: {}'.format(global_step_tensor.dtype))
     shape = global_step_tensor.get_shape()
     if shape.ndims != 0 and shape.is_fully_defined():
-        raise TypeError('Existing "global_step" is not scalar: %s' % (shape,))
+        raise TypeError('Existing "global_step" is not scalar: {}'.format(shape))
 
 
 def get_global_step(graph: graph_lib.Graph | None = None):

@@ -54,7 +54,7 @@ class _RefVariableProcessor:
     def target(self) -> Tensor:
         return self._v._ref()
 
-    def update_op(self, optimizer: "Optimizer", grad):
+    def update_op(self, optimizer: Optimizer, grad):
         if isinstance(grad, Tensor):
             update_op = optimizer._apply_dense(grad, self._v)
             if self._v.constraint is not None:
@@ -76,7 +76,7 @@ class _TensorProcessor:
     def target(self) -> Tensor:
         return self._v
 
-    def update_op(self, optimizer: "Optimizer", grad):
+    def update_op(self, optimizer: Optimizer, grad):
         raise NotImplementedError("Trying to update a Tensor ", self._v)
 
 
@@ -199,7 +199,7 @@ class Optimizer:
             converted.append((g, v, _get_processor(v)))
         var_list = [v for g, v, _ in converted if g is not None]
         if not var_list:
-            raise ValueError("No gradients provided for any variable: %s." % ([str(v) for _, v, _ in converted],))
+            raise ValueError("No gradients provided for any variable: {}.".format([str(v) for _, v, _ in converted]))
         graph = graph_lib.get_default_graph()
         with graph.control_dependencies(None):  # TF's ops.init_scope(): slots depend on nothing
             self._create_slots(var_list)
@@ -267,7 +267,7 @@ class Optimizer:
         for t in tensors:
             dtype = t.dtype.base_dtype
             if dtype not in valid_dtypes:
-                raise ValueError("Invalid type %r for %s, expected: %s." % (
+                raise ValueError("Invalid type {!r} for {}, expected: {}.".format(
                     dtype, t.name, [v for v in _VALID_DTYPES if v in valid_dtypes]))
 
     def _valid_dtypes(self) -> set:

@@ -13,7 +13,7 @@ initializer ops were built before ``w`` existed).  Variables are duck-typed here
 from __future__ import annotations
 
 import weakref
-from typing import Iterable
+from collections.abc import Iterable
 
 from graph.core import graph as graph_lib
 from graph.base import kernels
@@ -160,7 +160,7 @@ def _dependency_lists(var_list: Iterable) -> tuple[list[str], dict[str, list[str
     return list(by_name), readers
 
 
-def initialization_dependencies(var_list: Iterable) -> "networkx.DiGraph":
+def initialization_dependencies(var_list: Iterable) -> networkx.DiGraph:
     """The variable-initialization dependency graph: an edge ``b -> a`` when ``a``'s initializer reads ``b``.
 
     Nodes are variable op names (``'w'``); reads of variables outside ``var_list`` are left out.
@@ -220,7 +220,7 @@ def check_no_initialization_cycle(var_list) -> None:
 
 # ----------------------------------------------------------------- initializer ops, for advice
 # graph -> [(initializer op, names of the variable ops it initializes)], for uninitialized-value advice.
-_INITIALIZER_OPS: "weakref.WeakKeyDictionary[graph_lib.Graph, list]" = weakref.WeakKeyDictionary()
+_INITIALIZER_OPS: weakref.WeakKeyDictionary[graph_lib.Graph, list] = weakref.WeakKeyDictionary()
 
 
 def record_initializer(op: Operation, var_list) -> None:

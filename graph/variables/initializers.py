@@ -78,7 +78,7 @@ class Initializer:
         return {}
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "Initializer":
+    def from_config(cls, config: dict[str, Any]) -> Initializer:
         """Re-creates an initializer from `get_config()` output."""
         return cls(**config)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import collections.abc
 import math
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape, dimension_value

@@ -32,7 +32,7 @@ class SaveSliceInfo:
         return full_shape_str + slice_str
 
     @classmethod
-    def from_spec(cls, spec: str) -> "SaveSliceInfo":
+    def from_spec(cls, spec: str) -> SaveSliceInfo:
         """Parses a `spec` string (no ``full_name``).
 
         Raises:

@@ -13,7 +13,7 @@ import functools
 import inspect
 import os
 import traceback
-from typing import Callable
+from collections.abc import Callable
 
 from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib

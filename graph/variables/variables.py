@@ -21,7 +21,7 @@ variables.  The guard, the dependency graph and the uninitialized-value advice l
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from graph.base import dtypes as dtypes_lib
 from graph.core import default_session
@@ -164,7 +164,7 @@ class Variable:
         self._constraint = None
 
     @staticmethod
-    def from_proto(variable_def: VariableDef, import_scope: str | None = None) -> "Variable":
+    def from_proto(variable_def: VariableDef, import_scope: str | None = None) -> Variable:
         """Re-creates a Variable whose ops already exist in the default graph, from its VariableDef."""
         return Variable(variable_def=variable_def, import_scope=import_scope)
 

@@ -16,7 +16,6 @@ import dataclasses
 import html
 import shutil
 import subprocess
-from typing import Optional
 
 from graph.viz.svg_drawing import FONT, FONT_SIZE, svg_of
 
@@ -135,7 +134,7 @@ def graphviz_available() -> bool:
     return shutil.which("dot") is not None
 
 
-def render(dot_text: str, fmt: str = "png", timeout: Optional[float] = 60) -> bytes:
+def render(dot_text: str, fmt: str = "png", timeout: float | None = 60) -> bytes:
     """Renders DOT text with Graphviz's ``dot -T<fmt>``.
 
     Raises:

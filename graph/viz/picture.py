@@ -16,7 +16,6 @@ text (``to_dot``), SVG from our own layout (``to_svg``; no Graphviz needed), or 
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional
 
 from graph.core import graph as graph_lib
 from graph.variables.initialization_order import initialization_dependencies
@@ -44,7 +43,7 @@ def _shape_text(tensor) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
 
 
-def _variables_by_op(graph) -> Dict[str, object]:
+def _variables_by_op(graph) -> dict[str, object]:
     """variable op name -> the Variable object of a collection (for its initializer and initial value)."""
     found = {}
     for key in (graph_lib.GraphKeys.GLOBAL_VARIABLES, graph_lib.GraphKeys.LOCAL_VARIABLES):
@@ -55,7 +54,7 @@ def _variables_by_op(graph) -> Dict[str, object]:
     return found
 
 
-def _initializers(graph, variable_ops, variables) -> Dict[str, object]:
+def _initializers(graph, variable_ops, variables) -> dict[str, object]:
     """variable op name -> its initializer op (the collection's, else the ``<name>/Assign`` writing it)."""
     result = {}
     for op in variable_ops:
@@ -69,21 +68,21 @@ def _initializers(graph, variable_ops, variables) -> Dict[str, object]:
     return result
 
 
-def _device_fills(ops) -> Dict[str, str]:
+def _device_fills(ops) -> dict[str, str]:
     devices = sorted({op.device for op in ops if op.device})
     fills = {device: DEVICE_COLORS[i % len(DEVICE_COLORS)] for i, device in enumerate(devices)}
     fills[""] = NO_DEVICE_COLOR
     return fills
 
 
-def _initialization_edges(variables) -> List[tuple]:
+def _initialization_edges(variables) -> list[tuple]:
     """(read variable op name, initialized variable op name) for each ``initialized_value`` dependency."""
     if not variables:
         return []
     return sorted(initialization_dependencies(list(variables.values())).edges())
 
 
-def figure(graph=None, detail: str = "variables", title: Optional[str] = None) -> Figure:
+def figure(graph=None, detail: str = "variables", title: str | None = None) -> Figure:
     """The Figure of a graph (the default graph if None) at the given detail ("variables" or "ops").
 
     Raises:
@@ -137,7 +136,7 @@ def figure(graph=None, detail: str = "variables", title: Optional[str] = None) -
 def _kept_for_variables(ops, variable_ops, initializer_of) -> list:
     """Variables, initializers, and ops whose control inputs lead (through such ops) to an initializer."""
     keep = {op.name for op in variable_ops} | set(initializer_of)
-    reaches: Dict[str, bool] = {}
+    reaches: dict[str, bool] = {}
 
     def leads_to_initializer(op) -> bool:
         stack = [(op, False)]
@@ -177,12 +176,12 @@ def _node(op, fill: str, initializer_of, variables, detail: str) -> Node:
     return Node(op.name, f"{op.name}\n{op.type}", shape=shape, fill=fill, tooltip=tooltip)
 
 
-def to_dot(graph=None, detail: str = "variables", title: Optional[str] = None) -> str:
+def to_dot(graph=None, detail: str = "variables", title: str | None = None) -> str:
     """Graphviz DOT text of the graph's picture (the default graph if None)."""
     return figure(graph, detail, title).to_dot()
 
 
-def to_svg(graph=None, detail: str = "variables", title: Optional[str] = None, engine: str = "builtin") -> str:
+def to_svg(graph=None, detail: str = "variables", title: str | None = None, engine: str = "builtin") -> str:
     """SVG of the graph's picture: laid out here (``engine="builtin"``) or by Graphviz (``engine="dot"``).
 
     Raises:
@@ -196,7 +195,7 @@ def to_svg(graph=None, detail: str = "variables", title: Optional[str] = None, e
     raise ValueError(f"engine must be 'builtin' or 'dot', got {engine!r}")
 
 
-def write_figure(picture: Figure, path: str, engine: Optional[str] = None) -> str:
+def write_figure(picture: Figure, path: str, engine: str | None = None) -> str:
     """Writes a Figure atomically, in the format of the path's extension; returns the path.
 
     ``.dot``/``.gv``: DOT text; ``.svg``: our layout (or Graphviz with ``engine="dot"``); other
@@ -220,7 +219,7 @@ def write_figure(picture: Figure, path: str, engine: Optional[str] = None) -> st
     return path
 
 
-def write(path: str, graph=None, detail: str = "variables", title: Optional[str] = None,
-          engine: Optional[str] = None) -> str:
+def write(path: str, graph=None, detail: str = "variables", title: str | None = None,
+          engine: str | None = None) -> str:
     """Writes the graph's picture to ``path`` (format from the extension, see write_figure); returns it."""
     return write_figure(figure(graph, detail, title), path, engine)

@@ -14,7 +14,7 @@ Figures are read duck-typed (``nodes``, ``edges``, ``title``, ``legend``; nodes 
 from __future__ import annotations
 
 import html
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 __all__ = ["svg_of", "FONT", "FONT_SIZE"]
 
@@ -31,7 +31,7 @@ _SWEEPS = 6             # barycenter ordering passes (down and up)
 # ------------------------------------------------------------------------------------------ layout
 
 
-def _node_size(node) -> Tuple[float, float]:
+def _node_size(node) -> tuple[float, float]:
     lines = node.label.split("\n")
     width = max(len(line) for line in lines) * _CHAR_WIDTH + 2 * _PAD_X
     height = len(lines) * _LINE_HEIGHT + 2 * _PAD_Y
@@ -58,7 +58,7 @@ class _Layout:
         dag.add_nodes_from(names)
         for source, target in self._acyclic_edges(figure, names):
             dag.add_edge(source, target)
-        layer: Dict[str, int] = {}
+        layer: dict[str, int] = {}
         for depth, generation in enumerate(nx.topological_generations(dag)):
             for name in generation:
                 layer[name] = depth
@@ -66,12 +66,12 @@ class _Layout:
             if dag.in_degree(name) == 0 and dag.out_degree(name) > 0:
                 layer[name] = min(layer[s] for s in dag.successors(name)) - 1
         # chains of points: an edge spanning k layers gets k-1 invisible points
-        self.chains: Dict[Tuple[str, str], List[str]] = {}
-        layers: Dict[int, List[str]] = {}
+        self.chains: dict[tuple[str, str], list[str]] = {}
+        layers: dict[int, list[str]] = {}
         for name in names:
             layers.setdefault(layer[name], []).append(name)
-        up: Dict[str, List[str]] = {name: [] for name in names}
-        down: Dict[str, List[str]] = {name: [] for name in names}
+        up: dict[str, list[str]] = {name: [] for name in names}
+        down: dict[str, list[str]] = {name: [] for name in names}
         for source, target in dag.edges():
             chain = [source]
             for step in range(layer[source] + 1, layer[target]):
@@ -89,7 +89,7 @@ class _Layout:
         self.rows = [layers[d] for d in depths]
         self._order(up, down)
         self.x = self._place(up, down)
-        self.y: Dict[str, float] = {}
+        self.y: dict[str, float] = {}
         top = _MARGIN + (28 if figure.title else 0)
         for row in self.rows:
             height = max(self.size[n][1] for n in row)
@@ -100,13 +100,13 @@ class _Layout:
         self.height = top - _GAP_Y + _MARGIN
 
     @staticmethod
-    def _acyclic_edges(figure, names: Sequence[str]) -> List[Tuple[str, str]]:
+    def _acyclic_edges(figure, names: Sequence[str]) -> list[tuple[str, str]]:
         """Layout edges with back edges (found depth first, in insertion order) reversed."""
         edges = [(e.source, e.target) for e in figure.edges if e.constraint and e.source != e.target]
-        successors: Dict[str, List[str]] = {name: [] for name in names}
+        successors: dict[str, list[str]] = {name: [] for name in names}
         for source, target in edges:
             successors[source].append(target)
-        state: Dict[str, int] = {}  # 1 on the stack, 2 done
+        state: dict[str, int] = {}  # 1 on the stack, 2 done
         back = set()
         for root in names:
             if root in state:
@@ -133,7 +133,7 @@ class _Layout:
         return result
 
     def _order(self, up, down) -> None:
-        discovered: Dict[str, int] = {}  # depth-first discovery order: a good first ordering
+        discovered: dict[str, int] = {}  # depth-first discovery order: a good first ordering
         for root in (name for row in self.rows for name in row):
             stack = [root]
             while stack:
@@ -155,8 +155,8 @@ class _Layout:
                 for i, name in enumerate(row):
                     position[name] = i
 
-    def _place(self, up, down) -> Dict[str, float]:
-        x: Dict[str, float] = {}
+    def _place(self, up, down) -> dict[str, float]:
+        x: dict[str, float] = {}
         for row in self.rows:  # first: packed rows, centred later
             left = _MARGIN
             for name in row:
@@ -175,7 +175,7 @@ class _Layout:
         shift = _MARGIN - min(x[n] - self.size[n][0] / 2 for n in x) if x else 0
         return {name: value + shift for name, value in x.items()}
 
-    def _fit(self, row: List[str], wanted: List[float], x: Dict[str, float]) -> None:
+    def _fit(self, row: list[str], wanted: list[float], x: dict[str, float]) -> None:
         """Moves a row's nodes toward `wanted` keeping their order and gaps."""
         placed = list(wanted)
         for i in range(1, len(row)):
@@ -234,7 +234,7 @@ def svg_of(figure) -> str:
     return "\n".join(out) + "\n"
 
 
-def _boundary(layout: _Layout, name: str, towards: Tuple[float, float]) -> Tuple[float, float]:
+def _boundary(layout: _Layout, name: str, towards: tuple[float, float]) -> tuple[float, float]:
     """Where the segment from a node's centre towards a point leaves the node's box."""
     x, y = layout.x[name], layout.y[name]
     width, height = layout.size[name]
@@ -265,7 +265,7 @@ def _svg_edge(edge, layout: _Layout, marker: int) -> str:
         if len(points) == 2 and not edge.constraint:
             (x0, y0), (x1, y1) = points
             if abs(y1 - y0) < 1:  # same row: an arc under the row, leaving and entering at the bottoms
-                (x0, y0), (x1, y1) = [(layout.x[n], layout.y[n] + layout.size[n][1] / 2) for n in chain]
+                (x0, y0), (x1, y1) = ((layout.x[n], layout.y[n] + layout.size[n][1] / 2) for n in chain)
                 path = f"M{x0:.1f},{y0:.1f} Q{(x0 + x1) / 2:.1f},{max(y0, y1) + 14 + 0.12 * abs(x1 - x0):.1f} " \
                        f"{x1:.1f},{y1:.1f}"
                 points = [(x0, y0), ((x0 + x1) / 2, max(y0, y1) + 6 + 0.06 * abs(x1 - x0)), (x1, y1)]
@@ -305,7 +305,7 @@ def _svg_node(node, x: float, y: float, width: float, height: float) -> str:
                                                                              y + h / 2 - c, y + h / 2)
             corners = [(xs[1], ys[0]), (xs[2], ys[0]), (xs[3], ys[1]), (xs[3], ys[2]), (xs[2], ys[3]),
                        (xs[1], ys[3]), (xs[0], ys[2]), (xs[0], ys[1])]
-            shapes.append('<polygon points="%s" %s/>' % (" ".join(f"{a:.1f},{b:.1f}" for a, b in corners), fill))
+            shapes.append('<polygon points="{}" {}/>'.format(" ".join(f"{a:.1f},{b:.1f}" for a, b in corners), fill))
         else:
             shapes.append(f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" '
                           f'rx="3" {fill}/>')

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, TextIO
+from typing import TextIO
 
 from graph import errors
 from graph.viz.figure import GraphvizNotFoundError
@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _exit_code(error: BaseException) -> Optional[int]:
+def _exit_code(error: BaseException) -> int | None:
     """The exit code for an error caused by bad input, or None for a bug (traceback shown)."""
     if isinstance(error, CliError):
         return error.code
@@ -82,7 +82,7 @@ def _message(error: BaseException) -> str:
     return one_line(text)
 
 
-def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Runs one command; returns the exit code (see EXIT_CODES)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err

@@ -15,7 +15,8 @@ import json
 import os
 import re
 import secrets
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import TextIO
+from collections.abc import Callable
 
 import numpy as np
 
@@ -69,8 +70,8 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
 # ------------------------------------------------------------------------------------------ mappings
 
 
-def rename_mapping(keys: List[str], exact: Dict[str, str], strip: Optional[str] = None,
-                   add: Optional[str] = None, regexes=()) -> Dict[str, str]:
+def rename_mapping(keys: list[str], exact: dict[str, str], strip: str | None = None,
+                   add: str | None = None, regexes=()) -> dict[str, str]:
     """old key -> new key for every key (unchanged keys map to themselves).
 
     Raises:
@@ -100,7 +101,7 @@ def rename_mapping(keys: List[str], exact: Dict[str, str], strip: Optional[str] 
             if add:
                 new = add + new
         mapping[key] = new
-    seen: Dict[str, str] = {}
+    seen: dict[str, str] = {}
     for old, new in mapping.items():
         if not new:
             raise CliError(f"rename: key {old!r} would get an empty name", EXIT_USAGE)
@@ -110,9 +111,9 @@ def rename_mapping(keys: List[str], exact: Dict[str, str], strip: Optional[str] 
     return mapping
 
 
-def select_keys(keys: List[str], patterns: List[str], use_regex: bool) -> List[str]:
+def select_keys(keys: list[str], patterns: list[str], use_regex: bool) -> list[str]:
     """The keys matching any pattern; a pattern matching nothing is an error (exit 3)."""
-    matchers: List[Callable[[str], bool]] = []
+    matchers: list[Callable[[str], bool]] = []
     for pattern in patterns:
         if use_regex:
             try:
@@ -130,7 +131,7 @@ def select_keys(keys: List[str], patterns: List[str], use_regex: bool) -> List[s
 # ------------------------------------------------------------------------------------------ rewriting
 
 
-def _rewrite_object_graph(data: bytes, mapping: Dict[str, str], keys: List[str]) -> bytes:
+def _rewrite_object_graph(data: bytes, mapping: dict[str, str], keys: list[str]) -> bytes:
     """The serialized object graph with checkpoint keys renamed, attributes of dropped keys removed."""
     proto = TrackableObjectGraph.from_bytes(data)
     for node in proto.nodes:
@@ -157,7 +158,7 @@ def _rewrite_object_graph(data: bytes, mapping: Dict[str, str], keys: List[str])
     return proto.to_bytes()
 
 
-def rewrite_checkpoint(reader, prefix: str, mapping: Dict[str, str], enabled_progress=None) -> int:
+def rewrite_checkpoint(reader, prefix: str, mapping: dict[str, str], enabled_progress=None) -> int:
     """Writes the tensors of ``mapping`` (old key -> new key) from ``reader`` as a V2 checkpoint at prefix."""
     types = reader.get_variable_to_dtype_map()
     bundle = BundleReader(reader.prefix) if reader.format == "V2" else None
@@ -185,7 +186,7 @@ def rewrite_checkpoint(reader, prefix: str, mapping: Dict[str, str], enabled_pro
     return count
 
 
-def _write(args, reader, mapping: Dict[str, str], out: TextIO, changes: List[str]) -> int:
+def _write(args, reader, mapping: dict[str, str], out: TextIO, changes: list[str]) -> int:
     if args.dry_run:
         if args.json:
             dump_json({"checkpoint": reader.prefix, "dry_run": True, "changes": changes,

@@ -12,7 +12,8 @@ import base64
 import json
 import shutil
 import sys
-from typing import Iterable, List, Optional, Sequence, TextIO
+from typing import TextIO
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -69,7 +70,7 @@ def shape_text(shape: Sequence[int]) -> str:
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
-def _terminal_width(stream: TextIO) -> Optional[int]:
+def _terminal_width(stream: TextIO) -> int | None:
     isatty = getattr(stream, "isatty", None)
     if isatty is None or not isatty():
         return None
@@ -84,7 +85,7 @@ def fit(text: str, width: int) -> str:
     return text[:keep - keep // 2] + "…" + text[len(text) - keep // 2:]
 
 
-def table(rows: List[Sequence[str]], header: Sequence[str], stream: TextIO, flexible: int = 0,
+def table(rows: list[Sequence[str]], header: Sequence[str], stream: TextIO, flexible: int = 0,
           right: Iterable[int] = ()) -> None:
     """Prints aligned columns; column ``flexible`` shrinks (middle elided) to fit a terminal."""
     right = set(right)
@@ -141,7 +142,7 @@ def dump_json(document, stream: TextIO) -> None:
     stream.write("\n")
 
 
-def progress(iterable, total: Optional[int] = None, description: str = "", enabled: Optional[bool] = None):
+def progress(iterable, total: int | None = None, description: str = "", enabled: bool | None = None):
     """``iterable`` wrapped in a tqdm bar on stderr (when installed; ``enabled=None``: only on a terminal)."""
     if enabled is False:
         return iterable

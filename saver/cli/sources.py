@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from typing import Dict, Iterator, List
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -23,10 +23,10 @@ class Entry:
     """What `inspect` shows of one tensor."""
     key: str
     dtype: str
-    shape: List[int]
+    shape: list[int]
     size: int          # bytes in the data files
     shard: int         # data file holding it (-1: several, for slices)
-    slices: List[str]  # save-slices of a partitioned tensor
+    slices: list[str]  # save-slices of a partitioned tensor
 
 
 @contextlib.contextmanager
@@ -39,12 +39,12 @@ def open_reader(path: str) -> Iterator[object]:
         reader.close()
 
 
-def describe_entries(reader) -> Dict[str, Entry]:
+def describe_entries(reader) -> dict[str, Entry]:
     """key -> Entry for every tensor (slice keys folded into their tensor)."""
     shapes = reader.get_variable_to_shape_map()
     types = reader.get_variable_to_dtype_map()
     entries = {}
-    raw: Dict[bytes, object] = {}
+    raw: dict[bytes, object] = {}
     bundle = None
     if reader.format == "V2":
         bundle = BundleReader(reader.prefix)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -94,7 +94,7 @@ class BundleEntry:
         return proto
 
     @classmethod
-    def from_proto(cls, proto: BundleEntryProto) -> "BundleEntry":
+    def from_proto(cls, proto: BundleEntryProto) -> BundleEntry:
         """The record of a generic BundleEntryProto (dimension names are dropped, as TF does)."""
         shape_proto = proto.shape or TensorShapeProto()
         shape = None if shape_proto.unknown_rank else shape_proto.to_shape()
@@ -333,7 +333,7 @@ class Slice:
         object.__setattr__(self, "full_shape", tuple(int(d) for d in self.full_shape))
 
     @classmethod
-    def parse(cls, shape_and_slice: str, value) -> "Slice":
+    def parse(cls, shape_and_slice: str, value) -> Slice:
         """A Slice from ``"7 2 0,3:0,2"`` and the part's values."""
         shape, spec = parse_shape_and_slice(shape_and_slice)
         return cls(tuple(shape), spec if spec is not None else TensorSlice.full(len(shape)), value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -131,7 +131,7 @@ class BundleReader:
             except NotFoundError:
                 pass
 
-    def __enter__(self) -> "BundleReader":
+    def __enter__(self) -> BundleReader:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -107,7 +107,7 @@ class BundleWriter:
         self._file = DataFileWriter(self._temp_data_path)
         self._finished = False
 
-    def __enter__(self) -> "BundleWriter":
+    def __enter__(self) -> BundleWriter:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import struct
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from graph.errors import DataLossError, InvalidArgumentError
 from graph.proto.wire import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
@@ -164,12 +164,12 @@ class TensorSlice:
                 raise InvalidArgumentError(None, None, f"Invalid slice extent ({start}, {length}) in {self.extents}")
 
     @classmethod
-    def full(cls, rank: int) -> "TensorSlice":
+    def full(cls, rank: int) -> TensorSlice:
         """The slice covering every dimension of a rank-``rank`` tensor."""
         return cls([(0, FULL_EXTENT)] * rank)
 
     @classmethod
-    def parse(cls, spec: str) -> "TensorSlice":
+    def parse(cls, spec: str) -> TensorSlice:
         """Parses ``"0,3:-"`` (TensorSlice::Parse); the empty string is rank 0."""
         if spec == "":
             return cls()
@@ -225,7 +225,7 @@ class TensorSlice:
         """A numpy index selecting this slice out of an array of ``shape``."""
         return tuple(slice(start, end) for start, end in self.bounds(shape))
 
-    def intersect(self, other: "TensorSlice", shape: Sequence[int]) -> "TensorSlice | None":
+    def intersect(self, other: TensorSlice, shape: Sequence[int]) -> TensorSlice | None:
         """The overlap of two slices of a tensor of ``shape`` (None when they do not overlap)."""
         extents = []
         for (a0, a1), (b0, b1) in zip(self.bounds(shape), other.bounds(shape)):
@@ -235,7 +235,7 @@ class TensorSlice:
             extents.append((start, end - start))
         return TensorSlice(extents)
 
-    def relative_to(self, outer: "TensorSlice", shape: Sequence[int]) -> tuple[slice, ...]:
+    def relative_to(self, outer: TensorSlice, shape: Sequence[int]) -> tuple[slice, ...]:
         """A numpy index for this slice inside the array holding the slice ``outer``."""
         return tuple(slice(s0 - o0, e0 - o0)
                      for (s0, e0), (o0, _) in zip(self.bounds(shape), outer.bounds(shape)))

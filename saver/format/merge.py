@@ -15,7 +15,7 @@ What a merge does (tf-checkpoint-format.md §3; TensorFlow's steps, made crash-s
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from graph.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle_entry import BundleEntry

@@ -21,7 +21,8 @@ import itertools
 import operator
 import os
 import struct
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
+from collections.abc import Iterator
 
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from saver.format import crc

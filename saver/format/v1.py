@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import glob
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

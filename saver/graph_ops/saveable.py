@@ -14,7 +14,8 @@ share their ``SaveSliceInfo.full_name`` and save with spec strings like ``"7 2 0
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from graph.core import device as device_lib
 from graph.core import graph as graph_lib

@@ -52,7 +52,7 @@ class SaverDef(Message):
     keep_checkpoint_every_n_hours = Field(6, FLOAT)
     version = Field(7, enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2}))
 
-    def CopyFrom(self, other: "SaverDef") -> None:  # noqa: N802 - protobuf's name
+    def CopyFrom(self, other: SaverDef) -> None:  # noqa: N802 - protobuf's name
         """Copies every field of ``other``."""
         for field in self._fields:
             setattr(self, field.name, getattr(other, field.name))
@@ -62,7 +62,7 @@ class SaverDef(Message):
         return self.to_bytes()
 
     @classmethod
-    def FromString(cls, data: bytes) -> "SaverDef":  # noqa: N802 - protobuf's name
+    def FromString(cls, data: bytes) -> SaverDef:  # noqa: N802 - protobuf's name
         """Parses wire bytes."""
         return cls.from_bytes(data)
 

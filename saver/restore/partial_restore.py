@@ -23,7 +23,8 @@ from __future__ import annotations
 import collections
 import logging
 import re
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def _shape_text(shape) -> str:
 class IncompleteRestoreError(errors.NotFoundError):
     """Raised by ``RestoreReport.raise_if_incomplete`` (and ``strict=True``); ``.report`` has the details."""
 
-    def __init__(self, report: "RestoreReport"):
+    def __init__(self, report: RestoreReport):
         super().__init__(None, None, report.summary())
         self.report = report
 
@@ -121,7 +122,7 @@ class RestoreReport:
         """The restored variables (parts of partitioned variables individually)."""
         return [item.var for item in self.restored]
 
-    def raise_if_incomplete(self, allow_unused: bool = True) -> "RestoreReport":
+    def raise_if_incomplete(self, allow_unused: bool = True) -> RestoreReport:
         """Returns self if complete, else raises IncompleteRestoreError (a NotFoundError) with summary().
 
         Args:

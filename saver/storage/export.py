@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -52,11 +52,11 @@ class ExportedTensor:
 
     __slots__ = ("key", "dtype", "value", "slices")
 
-    def __init__(self, key: str, dtype: dtypes.DType, value: np.ndarray, slices: Optional[List[str]] = None):
+    def __init__(self, key: str, dtype: dtypes.DType, value: np.ndarray, slices: list[str] | None = None):
         self.key, self.dtype, self.value, self.slices = key, dtype, value, slices or []
 
 
-def format_of(path: str, fmt: Optional[str] = None) -> str:
+def format_of(path: str, fmt: str | None = None) -> str:
     """"npz" or "safetensors", from ``fmt`` or the file's extension.
 
     Raises:
@@ -72,7 +72,7 @@ def format_of(path: str, fmt: Optional[str] = None) -> str:
 # ------------------------------------------------------------------------------------------ encoding
 
 
-def _encode(tensor: ExportedTensor, index: int, fmt: str) -> Tuple[dict, List[Tuple[str, np.ndarray]]]:
+def _encode(tensor: ExportedTensor, index: int, fmt: str) -> tuple[dict, list[tuple[str, np.ndarray]]]:
     """(description, [(member name, array)]) of one tensor."""
     value, dtype = tensor.value, tensor.dtype
     description = {"dtype": dtype.name, "shape": list(np.shape(value)), "stored": tensor.key, "encoding": "array"}
@@ -101,7 +101,7 @@ def _same_dtype(found: np.dtype, expected: np.dtype) -> bool:
 
 
 def _decode(description, members: Callable[[str], np.ndarray], where: str, key: str
-            ) -> Tuple[dtypes.DType, np.ndarray]:
+            ) -> tuple[dtypes.DType, np.ndarray]:
     """(TF dtype, value) of one described tensor; every field checked before the data is read."""
     where = f"{where}: tensor {key!r}"
     if not isinstance(description, dict):
@@ -182,7 +182,7 @@ def _parse_description(raw, path: str) -> dict:
 # ------------------------------------------------------------------------------------------ files
 
 
-def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[str] = None, compress: bool = False) -> int:
+def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: str | None = None, compress: bool = False) -> int:
     """Writes tensors to one .npz or .safetensors file atomically; returns how many.
 
     Raises:
@@ -190,9 +190,9 @@ def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[st
     """
     path = os.fspath(path)
     fmt = format_of(path, fmt)
-    described: Dict[str, dict] = {}
+    described: dict[str, dict] = {}
 
-    def encoded() -> Iterator[Tuple[str, np.ndarray]]:
+    def encoded() -> Iterator[tuple[str, np.ndarray]]:
         for index, tensor in enumerate(tensors):
             if tensor.key in described:
                 raise InvalidArgumentError(None, None, f"{path}: duplicate tensor key {tensor.key!r}")
@@ -203,7 +203,7 @@ def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[st
         return json.dumps({"format": _METADATA_VERSION, "tensors": described}, sort_keys=True)
 
     if fmt == "npz":  # streamed: each tensor is written as it comes, the description last
-        def with_description() -> Iterator[Tuple[str, np.ndarray]]:
+        def with_description() -> Iterator[tuple[str, np.ndarray]]:
             yield from encoded()
             yield METADATA_KEY, np.frombuffer(metadata().encode("utf-8"), np.uint8)
         with file_io.atomic_file(path) as file:
@@ -215,7 +215,7 @@ def write_tensors(tensors: Iterable[ExportedTensor], path: str, fmt: Optional[st
     return len(described)
 
 
-def read_tensors(path: str, fmt: Optional[str] = None) -> Iterator[ExportedTensor]:
+def read_tensors(path: str, fmt: str | None = None) -> Iterator[ExportedTensor]:
     """Yields the tensors of an exported file (ours: exact dtypes, strings, slices; others: as stored).
 
     Raises:
@@ -255,7 +255,7 @@ def _tensors(names, member, description, path) -> Iterator[ExportedTensor]:
 # ------------------------------------------------------------------------------------------ checkpoints
 
 
-def checkpoint_tensors(reader, keys: Optional[Iterable[str]] = None) -> Iterator[ExportedTensor]:
+def checkpoint_tensors(reader, keys: Iterable[str] | None = None) -> Iterator[ExportedTensor]:
     """Yields the tensors of an open CheckpointReader (partitioned ones whole, with their slices)."""
     dtype_map = reader.get_variable_to_dtype_map()
     bundle = BundleReader(reader.prefix) if getattr(reader, "format", "V2") == "V2" else None
@@ -271,8 +271,8 @@ def checkpoint_tensors(reader, keys: Optional[Iterable[str]] = None) -> Iterator
             bundle.close()
 
 
-def export_checkpoint(checkpoint, path: str, fmt: Optional[str] = None, keys: Optional[Iterable[str]] = None,
-                      compress: bool = False, progress: Optional[Callable] = None) -> int:
+def export_checkpoint(checkpoint, path: str, fmt: str | None = None, keys: Iterable[str] | None = None,
+                      compress: bool = False, progress: Callable | None = None) -> int:
     """Exports a checkpoint (path, directory or open reader) to .npz / .safetensors; returns the count.
 
     ``progress`` wraps the tensor iterator (e.g. a tqdm factory) when given.
@@ -288,8 +288,8 @@ def export_checkpoint(checkpoint, path: str, fmt: Optional[str] = None, keys: Op
             reader.close()
 
 
-def import_checkpoint(path: str, prefix: str, fmt: Optional[str] = None,
-                      progress: Optional[Callable] = None) -> str:
+def import_checkpoint(path: str, prefix: str, fmt: str | None = None,
+                      progress: Callable | None = None) -> str:
     """Writes the tensors of an exported file as a V2 checkpoint at ``prefix``; returns the prefix."""
     tensors = read_tensors(path, fmt)
     if progress is not None:

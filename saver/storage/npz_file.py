@@ -14,7 +14,8 @@ import struct
 import tokenize
 import zipfile
 import zlib
-from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Tuple
+from typing import BinaryIO
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -31,7 +32,7 @@ _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, N
 _NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 
 
-def write(file: BinaryIO, arrays: Iterable[Tuple[str, np.ndarray]], compress: bool = False) -> None:
+def write(file: BinaryIO, arrays: Iterable[tuple[str, np.ndarray]], compress: bool = False) -> None:
     """Writes each ``(name, array)`` as member ``<name>.npy`` of a zip archive in the open binary file."""
     mode = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     with zipfile.ZipFile(file, "w", compression=mode, allowZip64=True) as archive:
@@ -70,7 +71,7 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.nd
 
 
 @contextlib.contextmanager
-def members(path: str) -> Iterator[Tuple[List[str], Callable[[str], np.ndarray]]]:
+def members(path: str) -> Iterator[tuple[list[str], Callable[[str], np.ndarray]]]:
     """Yields (member names without ``.npy``, member reader) while the archive is open.
 
     Raises:
@@ -87,7 +88,7 @@ def members(path: str) -> Iterator[Tuple[List[str], Callable[[str], np.ndarray]]
         except _ZIP_ERRORS as error:
             raise DataLossError(None, None, f"{path}: not a readable .npz file: {error}") from error
         with archive:
-            infos: Dict[str, zipfile.ZipInfo] = {}
+            infos: dict[str, zipfile.ZipInfo] = {}
             for info in archive.infolist():
                 name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
                 if name in infos:

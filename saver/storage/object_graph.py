@@ -21,7 +21,8 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -79,11 +80,11 @@ class RegisteredSaver:
 class Node:
     """One TrackableObject (paths come from ObjectGraph.path / path_string)."""
     node_id: int
-    children: Tuple[Tuple[int, str], ...]
-    attributes: Tuple[Attribute, ...]
-    slot_variables: Tuple[SlotVariable, ...]
-    registered_saver: Optional[RegisteredSaver]
-    has_checkpoint_values: Optional[bool]
+    children: tuple[tuple[int, str], ...]
+    attributes: tuple[Attribute, ...]
+    slot_variables: tuple[SlotVariable, ...]
+    registered_saver: RegisteredSaver | None
+    has_checkpoint_values: bool | None
 
 
 # ------------------------------------------------------------------------------------- the graph
@@ -119,7 +120,7 @@ class ObjectGraph:
                       for s in node.slot_variables),
                 node.registered_saver, node.has_checkpoint_values) for node in proto.nodes]
         self._children = [children for children, _, _, _, _ in raw]
-        slots: List[SlotVariable] = []
+        slots: list[SlotVariable] = []
         edges = []
         for node_id, (children, _, node_slots, _, _) in enumerate(raw):
             for child_id, name in children:
@@ -133,17 +134,17 @@ class ObjectGraph:
         self._edges = edges
         self._graph = None  # networkx.MultiDiGraph, built on first use
         self._slots = slots
-        self._depth: Dict[int, int] = {0: 0}
+        self._depth: dict[int, int] = {0: 0}
         self._tree_edges = self._bfs_tree()
-        self._slot_names: Dict[int, SlotVariable] = {}
+        self._slot_names: dict[int, SlotVariable] = {}
         for slot in slots:  # slot nodes are named after their variable and optimizer (util.py)
             if slot.slot_variable_node_id not in self._tree_edges and slot.slot_variable_node_id != 0 and \
                     self._reachable(slot.original_variable_node_id) and self._reachable(slot.optimizer_node_id):
                 self._slot_names.setdefault(slot.slot_variable_node_id, slot)
-        by_optimizer: Dict[int, List[SlotVariable]] = {}
+        by_optimizer: dict[int, list[SlotVariable]] = {}
         for slot in slots:
             by_optimizer.setdefault(slot.optimizer_node_id, []).append(slot)
-        self.nodes: List[Node] = [
+        self.nodes: list[Node] = [
             Node(node_id=node_id, children=children, attributes=attributes,
                  slot_variables=tuple(by_optimizer.get(node_id, ())),
                  registered_saver=None if saver is None else RegisteredSaver(saver.name, saver.object_name),
@@ -151,7 +152,7 @@ class ObjectGraph:
             for node_id, (children, attributes, _, saver, checked) in enumerate(raw)]
 
     @property
-    def graph(self) -> "networkx.MultiDiGraph":
+    def graph(self) -> networkx.MultiDiGraph:
         """The nodes and edges as a networkx.MultiDiGraph (built on first use)."""
         # Imported on first use: networkx takes ~125 ms to import and only this view needs it.
         import networkx as nx
@@ -161,9 +162,9 @@ class ObjectGraph:
             self._graph.add_edges_from(self._edges)
         return self._graph
 
-    def _bfs_tree(self) -> Dict[int, Tuple[int, int]]:
+    def _bfs_tree(self) -> dict[int, tuple[int, int]]:
         """node -> (parent, index in the parent's children) of its first breadth-first edge from the root."""
-        edges: Dict[int, Tuple[int, int]] = {}
+        edges: dict[int, tuple[int, int]] = {}
         queue = deque([0])
         while queue:  # each node enters the queue once, so cycles end
             current = queue.popleft()
@@ -177,7 +178,7 @@ class ObjectGraph:
     def _reachable(self, node_id: int) -> bool:
         return node_id == 0 or node_id in self._tree_edges
 
-    def path(self, node_id: int) -> Optional[Tuple[str, ...]]:
+    def path(self, node_id: int) -> tuple[str, ...] | None:
         """The unescaped local names on the BFS-first path to a node; None for slots and unreachable nodes."""
         if not self._reachable(node_id):
             return None
@@ -188,7 +189,7 @@ class ObjectGraph:
             node_id = parent
         return tuple(reversed(names))
 
-    def path_string(self, node_id: int) -> Optional[str]:
+    def path_string(self, node_id: int) -> str | None:
         """The escaped object path (``net/l1/_kernel``; a slot: ``v/.OPTIMIZER_SLOT/opt/m``), or None."""
         path = self.path(node_id)
         if path is not None:
@@ -200,7 +201,7 @@ class ObjectGraph:
                                  self.path_string(slot.optimizer_node_id), slot.slot_name)
 
     @classmethod
-    def from_bytes(cls, data: bytes, source: str = "object graph") -> "ObjectGraph":
+    def from_bytes(cls, data: bytes, source: str = "object graph") -> ObjectGraph:
         """Decodes a serialized TrackableObjectGraph.
 
         Raises:
@@ -233,25 +234,25 @@ class ObjectGraph:
         """Node 0."""
         return self.nodes[0]
 
-    def attributes(self) -> Iterator[Tuple[Node, Attribute]]:
+    def attributes(self) -> Iterator[tuple[Node, Attribute]]:
         """Every (node, attribute) in node order."""
         for node in self.nodes:
             for attribute in node.attributes:
                 yield node, attribute
 
-    def key_to_full_name(self) -> Dict[str, str]:
+    def key_to_full_name(self) -> dict[str, str]:
         """checkpoint_key -> full_name over every attribute."""
         return {a.checkpoint_key: a.full_name for _, a in self.attributes()}
 
-    def full_name_to_key(self) -> Dict[str, str]:
+    def full_name_to_key(self) -> dict[str, str]:
         """full_name -> checkpoint_key; if two attributes share a full_name the later one wins, as TF."""
         return {a.full_name: a.checkpoint_key for _, a in self.attributes()}
 
-    def slot_variables(self) -> List[SlotVariable]:
+    def slot_variables(self) -> list[SlotVariable]:
         """Every slot variable, in the order the optimizers list them."""
         return list(self._slots)
 
-    def attribute_for_key(self, key: str) -> Tuple[Node, Attribute]:
+    def attribute_for_key(self, key: str) -> tuple[Node, Attribute]:
         """The (node, attribute) that saved tensor `key`.
 
         An attribute's checkpoint_key may be a prefix of its tensors' keys: a tf.data iterator's attribute
@@ -269,17 +270,17 @@ class ObjectGraph:
                     (best is None or len(attribute.checkpoint_key) > len(best[1].checkpoint_key)):
                 best = (node, attribute)
         if best is None:
-            raise NotFoundError(None, None, "%s: no object has the checkpoint key %r" % (self.source, key))
+            raise NotFoundError(None, None, "{}: no object has the checkpoint key {!r}".format(self.source, key))
         return best
 
-    def expected_checkpoint_key(self, node_id: int, attribute_name: str) -> Optional[str]:
+    def expected_checkpoint_key(self, node_id: int, attribute_name: str) -> str | None:
         """The key TF would give attribute `attribute_name` of node `node_id` (None if it has no path)."""
         path = self.path_string(node_id)
         return None if path is None else checkpoint_key(path, attribute_name)
 
     # -- rendering -------------------------------------------------------------------------------
 
-    def tree(self, annotate: Optional[Callable[[str], str]] = None, max_depth: Optional[int] = 64) -> str:
+    def tree(self, annotate: Callable[[str], str] | None = None, max_depth: int | None = 64) -> str:
         """An indented, filesystem-like rendering: each node under its BFS-first parent, once.
 
         Other references to a node print as ``name [id] -> path``; slot variables appear under their
@@ -300,7 +301,7 @@ class ObjectGraph:
             stack.extend((t, e, level + 1) for t, e in reversed(self._items(expand, annotate)))
         return "\n".join(lines) + "\n"
 
-    def _items(self, node_id: int, annotate) -> List[Tuple[str, Optional[int]]]:
+    def _items(self, node_id: int, annotate) -> list[tuple[str, int | None]]:
         """(line text, node to expand below it or None) for each child and slot of a node."""
         items = []
         for index, (child_id, name) in enumerate(self.nodes[node_id].children):
@@ -325,7 +326,7 @@ class ObjectGraph:
         parts = []
         for attribute in node.attributes:
             extra = annotate(attribute.checkpoint_key) if annotate else ""
-            parts.append("%s=%s%s" % (attribute.name, attribute.full_name or "''", " " + extra if extra else ""))
+            parts.append("{}={}{}".format(attribute.name, attribute.full_name or "''", " " + extra if extra else ""))
         return ("  {" + ", ".join(parts) + "}") if parts else ""
 
 
@@ -336,7 +337,7 @@ def _display(name: str) -> str:
 # ------------------------------------------------------------------------------------ from a checkpoint
 
 
-def _object_graph_bytes(reader_or_prefix) -> Tuple[bytes, str]:
+def _object_graph_bytes(reader_or_prefix) -> tuple[bytes, str]:
     if isinstance(reader_or_prefix, (str, os.PathLike)):
         prefix = os.fspath(reader_or_prefix)
         if os.path.isdir(prefix):
@@ -358,11 +359,11 @@ def _read_graph_tensor(reader, source: str) -> bytes:
     value = reader.get_tensor(OBJECT_GRAPH_PROTO_KEY)
     if isinstance(value, np.ndarray):
         if value.shape != ():
-            raise DataLossError(None, None, "%s: %s has shape %s, expected a scalar" % (source, OBJECT_GRAPH_PROTO_KEY,
+            raise DataLossError(None, None, "{}: {} has shape {}, expected a scalar".format(source, OBJECT_GRAPH_PROTO_KEY,
                                                                             list(value.shape)))
         value = value.item()
     if not isinstance(value, bytes):
-        raise DataLossError(None, None, "%s: %s holds %s, expected a string" % (source, OBJECT_GRAPH_PROTO_KEY,
+        raise DataLossError(None, None, "{}: {} holds {}, expected a string".format(source, OBJECT_GRAPH_PROTO_KEY,
                                                                     type(value).__name__))
     return value
 
@@ -378,7 +379,7 @@ def object_graph_from_checkpoint(reader_or_prefix) -> ObjectGraph:
     return ObjectGraph.from_bytes(data, source)
 
 
-def object_graph_key_mapping(checkpoint_path) -> Dict[str, str]:
+def object_graph_key_mapping(checkpoint_path) -> dict[str, str]:
     """{full_name: checkpoint key} over every attribute of a TF2 checkpoint's object graph (later wins), as
     TF's saver.object_graph_key_mapping; object paths (``net/l1/_kernel``, also without leading underscores,
     ``net/l1/kernel``) and the keys themselves map to their keys too, where that is unambiguous, so a
@@ -388,8 +389,8 @@ def object_graph_key_mapping(checkpoint_path) -> Dict[str, str]:
         NotFoundError: if the checkpoint has no ``_CHECKPOINTABLE_OBJECT_GRAPH``.
     """
     graph = object_graph_from_checkpoint(checkpoint_path)
-    names_to_keys: Dict[str, str] = {}
-    aliases: Dict[str, set] = {}
+    names_to_keys: dict[str, str] = {}
+    aliases: dict[str, set] = {}
     suffix = "/" + OBJECT_ATTRIBUTES_NAME + "/" + VARIABLE_VALUE_KEY
     for _, attribute in graph.attributes():
         key = attribute.checkpoint_key

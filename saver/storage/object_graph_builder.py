@@ -9,7 +9,7 @@ ancestors.  The result is an :class:`ObjectGraph` (its ``to_bytes()`` is the ten
 from __future__ import annotations
 
 from collections import deque
-from typing import Dict, List, Mapping, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
 from saver.format.proto import BoolValue, TrackableObjectGraph
 from saver.storage.object_graph import ObjectGraph
@@ -32,7 +32,7 @@ class Var:
         return "Var(%r)" % self.full_name
 
 
-def build_object_graph(root: Mapping, slots: Sequence[Tuple[object, object, str, str]] = ()) -> ObjectGraph:
+def build_object_graph(root: Mapping, slots: Sequence[tuple[object, object, str, str]] = ()) -> ObjectGraph:
     """Builds the TrackableObjectGraph TF would write for a nested description.
 
     Args:
@@ -45,10 +45,10 @@ def build_object_graph(root: Mapping, slots: Sequence[Tuple[object, object, str,
     Returns:
       The ObjectGraph, with node ids, checkpoint keys and has_checkpoint_values as TF assigns them.
     """
-    objects: List[object] = [root]
+    objects: list[object] = [root]
     ids = {id(root): 0}
-    children: List[List[Tuple[int, str]]] = [[]]
-    paths: List[str] = [""]
+    children: list[list[tuple[int, str]]] = [[]]
+    paths: list[str] = [""]
     queue = deque([root])
     while queue:  # breadth-first numbering, as graph_view.breadth_first_traversal
         current = queue.popleft()
@@ -73,11 +73,11 @@ def build_object_graph(root: Mapping, slots: Sequence[Tuple[object, object, str,
 
     def node_of(obj, what) -> int:
         if id(obj) not in ids or ids[id(obj)] >= reachable:
-            raise ValueError("slot %s %r is not an object of the description" % (what, obj))
+            raise ValueError("slot {} {!r} is not an object of the description".format(what, obj))
         return ids[id(obj)]
 
-    slot_refs: Dict[int, List[_Proto.SlotVariableReference]] = {}
-    slot_nodes: List[Tuple[str, str]] = []
+    slot_refs: dict[int, list[_Proto.SlotVariableReference]] = {}
+    slot_nodes: list[tuple[str, str]] = []
     ordered = sorted(slots, key=lambda s: (node_of(s[0], "optimizer"), s[2], node_of(s[1], "variable")))
     for optimizer, variable, slot_name, full_name in ordered:
         optimizer_id, variable_id = node_of(optimizer, "optimizer"), node_of(variable, "variable")
@@ -104,9 +104,9 @@ def build_object_graph(root: Mapping, slots: Sequence[Tuple[object, object, str,
     return ObjectGraph(TrackableObjectGraph(nodes=protos), "built object graph")
 
 
-def _add_checkpoint_values_check(protos: List[_Proto]) -> None:
+def _add_checkpoint_values_check(protos: list[_Proto]) -> None:
     """Marks nodes holding values (attributes, slots, a registered saver) and all their ancestors (util.py)."""
-    parents: Dict[int, set] = {}
+    parents: dict[int, set] = {}
     marked = set()
     for node_id, proto in enumerate(protos):
         if proto.attributes or proto.slot_variables or proto.registered_saver is not None:

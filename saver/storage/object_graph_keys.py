@@ -8,7 +8,7 @@ escaped (``.`` -> ``..``, then ``/`` -> ``.S``) and joined with ``/``.  An attri
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = [
     "OBJECT_GRAPH_PROTO_KEY", "OBJECT_ATTRIBUTES_NAME", "OPTIMIZER_SLOTS_NAME", "SERIALIZE_TO_TENSORS_NAME",
@@ -55,9 +55,9 @@ def object_path_to_string(local_names: Sequence[str]) -> str:
 def checkpoint_key(object_path: str, local_name: str) -> str:
     """The key of attribute `local_name` of the object at (escaped) `object_path`, as TF builds it."""
     suffix = "" if local_name == SERIALIZE_TO_TENSORS_NAME else escape_local_name(local_name)
-    return "%s/%s/%s" % (object_path, OBJECT_ATTRIBUTES_NAME, suffix)
+    return "{}/{}/{}".format(object_path, OBJECT_ATTRIBUTES_NAME, suffix)
 
 
 def slot_variable_key(variable_path: str, optimizer_path: str, slot_name: str) -> str:
     """The object path of a slot variable: ``<variable>/.OPTIMIZER_SLOT/<optimizer>/<escaped slot>``."""
-    return "%s/%s/%s/%s" % (variable_path, OPTIMIZER_SLOTS_NAME, optimizer_path, escape_local_name(slot_name))
+    return "{}/{}/{}/{}".format(variable_path, OPTIMIZER_SLOTS_NAME, optimizer_path, escape_local_name(slot_name))

@@ -16,7 +16,6 @@ variables are slots too, element ``i`` belonging to ``_trainable_variables/i``. 
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Set, Tuple
 
 from graph.errors import OpError
 from graph.viz.figure import Edge, Figure, Node, render
@@ -38,17 +37,17 @@ def _is_variable(graph: ObjectGraph, node_id: int) -> bool:
     return any(a.name == VARIABLE_VALUE_KEY for a in graph[node_id].attributes)
 
 
-def classify(graph: ObjectGraph) -> Tuple[Set[int], Dict[int, Optional[int]], Set[int]]:
+def classify(graph: ObjectGraph) -> tuple[set[int], dict[int, int | None], set[int]]:
     """(optimizer node ids, slot node id -> original variable node id or None, variable node ids)."""
     optimizers = {s.optimizer_node_id for s in graph.slot_variables()}
     for node in graph:
         names = {name for _, name in node.children}
         if names & _OPTIMIZER_MARKERS and not _is_variable(graph, node.node_id):
             optimizers.add(node.node_id)
-    slots: Dict[int, Optional[int]] = {s.slot_variable_node_id: s.original_variable_node_id
+    slots: dict[int, int | None] = {s.slot_variable_node_id: s.original_variable_node_id
                                        for s in graph.slot_variables()}
     for optimizer in sorted(optimizers):  # Keras 3: slot lists are plain children of the optimizer
-        children = dict((name, child) for child, name in graph[optimizer].children)
+        children = {name: child for child, name in graph[optimizer].children}
         trainable = graph[children["_trainable_variables"]].children if "_trainable_variables" in children else ()
         for child, name in graph[optimizer].children:
             if name in _BOOKKEEPING_LISTS or _is_variable(graph, child) or not graph[child].children:
@@ -63,9 +62,9 @@ def classify(graph: ObjectGraph) -> Tuple[Set[int], Dict[int, Optional[int]], Se
     return optimizers, slots, variables
 
 
-def _hidden(graph: ObjectGraph, optimizers: Set[int]) -> Set[int]:
+def _hidden(graph: ObjectGraph, optimizers: set[int]) -> set[int]:
     """Bookkeeping list nodes of optimizers whose elements are all reachable without them."""
-    hidden: Set[int] = set()
+    hidden: set[int] = set()
     for optimizer in optimizers:
         for child, name in graph[optimizer].children:
             if name in _BOOKKEEPING_LISTS and not graph[child].attributes:
@@ -102,7 +101,7 @@ def _describe(reader, key: str) -> str:
     return f"{dtype.name} [{', '.join(map(str, shape))}]"
 
 
-def figure(object_graph, reader=None, simplify: bool = True, title: Optional[str] = None) -> Figure:
+def figure(object_graph, reader=None, simplify: bool = True, title: str | None = None) -> Figure:
     """The Figure of an object graph (an ObjectGraph, or a checkpoint path/reader to read it from).
 
     ``reader`` (a CheckpointReader) adds each variable's dtype and shape to its box.
@@ -117,7 +116,7 @@ def figure(object_graph, reader=None, simplify: bool = True, title: Optional[str
     optimizers, slots, variables = classify(graph)
     hidden = _hidden(graph, optimizers) if simplify else set()
     slot_names = {s.slot_variable_node_id: s.slot_name for s in graph.slot_variables()}
-    shown_name: Dict[int, str] = {0: "root"}
+    shown_name: dict[int, str] = {0: "root"}
     for node in graph:  # Keras 3 slots are list elements: name them with their list ("_momentums/0")
         if node.node_id in optimizers:
             for child, list_name in node.children:
@@ -126,7 +125,7 @@ def figure(object_graph, reader=None, simplify: bool = True, title: Optional[str
                 for element, index in graph[child].children:
                     if element in slots and element not in slot_names:
                         shown_name.setdefault(element, f"{list_name}/{index}")
-    edges: List[Edge] = []
+    edges: list[Edge] = []
     for node in graph:  # names: the first visible reference wins
         if node.node_id in hidden:
             continue
@@ -187,12 +186,12 @@ def figure(object_graph, reader=None, simplify: bool = True, title: Optional[str
     return picture
 
 
-def to_dot(checkpoint, reader=None, simplify: bool = True, title: Optional[str] = None) -> str:
+def to_dot(checkpoint, reader=None, simplify: bool = True, title: str | None = None) -> str:
     """DOT text of the object graph picture of a checkpoint (path, reader or ObjectGraph)."""
     return figure(checkpoint, reader, simplify, title).to_dot()
 
 
-def to_svg(checkpoint, reader=None, simplify: bool = True, title: Optional[str] = None,
+def to_svg(checkpoint, reader=None, simplify: bool = True, title: str | None = None,
            engine: str = "builtin") -> str:
     """SVG of the object graph picture: our own layout, or Graphviz's with ``engine="dot"``."""
     picture = figure(checkpoint, reader, simplify, title)
@@ -201,7 +200,7 @@ def to_svg(checkpoint, reader=None, simplify: bool = True, title: Optional[str] 
     return picture.to_svg()
 
 
-def write(path: str, checkpoint, reader=None, simplify: bool = True, title: Optional[str] = None,
-          engine: Optional[str] = None) -> str:
+def write(path: str, checkpoint, reader=None, simplify: bool = True, title: str | None = None,
+          engine: str | None = None) -> str:
     """Writes the picture atomically; the format follows the extension (.svg, .dot, .png, .pdf)."""
     return write_figure(figure(checkpoint, reader, simplify, title), path, engine)

@@ -27,7 +27,7 @@ import posixpath
 import re
 import shutil
 import tempfile
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -96,7 +96,7 @@ class CheckpointReader:
         self._shapes: dict[str, tuple[int, ...]] | None = None
         self._dtypes: dict[str, dtypes.DType] | None = None
 
-    def __enter__(self) -> "CheckpointReader":
+    def __enter__(self) -> CheckpointReader:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -333,7 +333,7 @@ class StagedCheckpointReader:
     def __getattr__(self, name):
         return getattr(self._reader, name)
 
-    def __enter__(self) -> "StagedCheckpointReader":
+    def __enter__(self) -> StagedCheckpointReader:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -25,7 +25,7 @@ import posixpath
 import re
 import shutil
 import tempfile
-from typing import Iterator, List, Optional
+from collections.abc import Iterator
 
 from graph.platform import file_io
 from saver.storage import state
@@ -37,7 +37,7 @@ _DATA = re.compile(r"\.data-\d{5}-of-\d{5}$")
 
 
 def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = True,
-                      meta_graph_suffix: str = "meta") -> List[str]:
+                      meta_graph_suffix: str = "meta") -> list[str]:
     """Copies a local checkpoint to a URL prefix: data files, then ``.meta``, the index last; returns URLs."""
     directory, name = os.path.split(local_prefix)
     files = sorted(f for f in os.listdir(directory or ".")
@@ -75,15 +75,15 @@ def local_output(path_or_url) -> Iterator[str]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def latest_checkpoint(url_dir: str, latest_filename: Optional[str] = None) -> Optional[str]:
+def latest_checkpoint(url_dir: str, latest_filename: str | None = None) -> str | None:
     """The newest checkpoint prefix named by ``<url_dir>/checkpoint`` (a URL for a URL), or None
     (saver.storage.state.latest_checkpoint, which reads URLs through the file layer)."""
     return state.latest_checkpoint(url_dir, latest_filename)
 
 
 def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool = True,
-         latest_filename: Optional[str] = None, meta_graph_suffix: str = "meta", write_state: bool = True,
-         strip_default_attrs: bool = False, save_debug_info: bool = False) -> Optional[str]:
+         latest_filename: str | None = None, meta_graph_suffix: str = "meta", write_state: bool = True,
+         strip_default_attrs: bool = False, save_debug_info: bool = False) -> str | None:
     """``saver.save`` to a URL (Saver.save calls it for URLs): the checkpoint is written to a private
     temporary directory, uploaded (index last), and the saver's retention and ``<dir>/checkpoint`` state
     file are kept as for a local save; returns the checkpoint's URL prefix (None for an empty saver)."""

@@ -18,7 +18,8 @@ import json
 import math
 import os
 import struct
-from typing import BinaryIO, Callable, Dict, List, Sequence, Tuple
+from typing import BinaryIO
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -37,7 +38,7 @@ DTYPES = {                       # safetensors dtype code <-> numpy dtype name
 NUMPY_TO_SAFETENSORS = {v: k for k, v in DTYPES.items()}
 
 
-def checked_shape(value, where: str) -> Tuple[int, ...]:
+def checked_shape(value, where: str) -> tuple[int, ...]:
     """A validated shape: a list of non-negative ints.
 
     Raises:
@@ -48,9 +49,9 @@ def checked_shape(value, where: str) -> Tuple[int, ...]:
     return tuple(value)
 
 
-def write(file: BinaryIO, members: Sequence[Tuple[str, np.ndarray]], metadata: Dict[str, str]) -> None:
+def write(file: BinaryIO, members: Sequence[tuple[str, np.ndarray]], metadata: dict[str, str]) -> None:
     """Writes ``members`` (dtypes in NUMPY_TO_SAFETENSORS) and ``metadata`` to an open binary file."""
-    header: Dict[str, object] = {"__metadata__": metadata}
+    header: dict[str, object] = {"__metadata__": metadata}
     offset = 0
     for name, array in members:
         header[name] = {"dtype": NUMPY_TO_SAFETENSORS[array.dtype.name], "shape": list(array.shape),
@@ -64,7 +65,7 @@ def write(file: BinaryIO, members: Sequence[Tuple[str, np.ndarray]], metadata: D
         file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
 
 
-def read(path: str) -> Tuple[List[str], Callable[[str], np.ndarray], Dict[str, str]]:
+def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, str]]:
     """(member names, member reader, metadata) of a safetensors file; the whole header checked first.
 
     Raises:
@@ -94,7 +95,7 @@ def read(path: str) -> Tuple[List[str], Callable[[str], np.ndarray], Dict[str, s
     metadata = header.pop("__metadata__", None) or {}
     if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
         raise DataLossError(None, None, f"{path}: the safetensors __metadata__ is not an object of strings")
-    entries: Dict[str, Tuple[np.dtype, Tuple[int, ...], int]] = {}
+    entries: dict[str, tuple[np.dtype, tuple[int, ...], int]] = {}
     for name, entry in header.items():
         where = f"{path}: tensor {name!r}"
         if not isinstance(entry, dict):

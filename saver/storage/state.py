@@ -29,7 +29,7 @@ import os
 import re
 import time
 import uuid
-from typing import Callable, Iterator, List, Optional, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from graph import errors
 from graph.platform import file_io
@@ -72,8 +72,8 @@ class CheckpointState:
     """tensorflow.CheckpointState: the newest checkpoint, all kept ones, and CheckpointManager timestamps."""
 
     model_checkpoint_path: str = ""
-    all_model_checkpoint_paths: List[str] = dataclasses.field(default_factory=list)
-    all_model_checkpoint_timestamps: List[float] = dataclasses.field(default_factory=list)
+    all_model_checkpoint_paths: list[str] = dataclasses.field(default_factory=list)
+    all_model_checkpoint_timestamps: list[float] = dataclasses.field(default_factory=list)
     last_preserved_timestamp: float = 0.0
 
     def to_text(self) -> str:
@@ -86,7 +86,7 @@ class CheckpointState:
             last_preserved_timestamp=float(self.last_preserved_timestamp)))
 
     @classmethod
-    def from_text(cls, text: str) -> "CheckpointState":
+    def from_text(cls, text: str) -> CheckpointState:
         """Parses the text format as ``text_format.Merge`` does; raises ParseError on bad input."""
         return _parse(text)
 
@@ -103,13 +103,13 @@ def _as_text(value, field: str) -> str:
         try:
             return value.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise ValueError("CheckpointState.%s must be UTF-8, got %r" % (field, value)) from e
+            raise ValueError("CheckpointState.{} must be UTF-8, got {!r}".format(field, value)) from e
     if not isinstance(value, str):
-        raise TypeError("CheckpointState.%s must be a string, got %s" % (field, type(value).__name__))
+        raise TypeError("CheckpointState.{} must be a string, got {}".format(field, type(value).__name__))
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise ValueError("CheckpointState.%s is not encodable as UTF-8: %r" % (field, value)) from e
+        raise ValueError("CheckpointState.{} is not encodable as UTF-8: {!r}".format(field, value)) from e
     return value
 
 
@@ -141,14 +141,14 @@ def _write_atomic(path: str, data: bytes) -> None:
 # ------------------------------------------------------------------- checkpoint_management functions
 
 
-def _state_filename(save_dir: str, latest_filename: Optional[str]) -> str:
+def _state_filename(save_dir: str, latest_filename: str | None) -> str:
     return os.path.join(save_dir, DEFAULT_LATEST_FILENAME if latest_filename is None else latest_filename)
 
 
 def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
-                                    all_model_checkpoint_paths: Optional[Sequence[str]] = None,
-                                    all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
-                                    last_preserved_timestamp: Optional[float] = None) -> CheckpointState:
+                                    all_model_checkpoint_paths: Sequence[str] | None = None,
+                                    all_model_checkpoint_timestamps: Sequence[float] | None = None,
+                                    last_preserved_timestamp: float | None = None) -> CheckpointState:
     """Builds a CheckpointState; with a relative `save_dir`, relative paths are made relative to it.
 
     Args:
@@ -184,10 +184,10 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
 
 
 def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
-                            all_model_checkpoint_paths: Optional[Sequence[str]] = None,
-                            latest_filename: Optional[str] = None,
-                            all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
-                            last_preserved_timestamp: Optional[float] = None) -> None:
+                            all_model_checkpoint_paths: Sequence[str] | None = None,
+                            latest_filename: str | None = None,
+                            all_model_checkpoint_timestamps: Sequence[float] | None = None,
+                            last_preserved_timestamp: float | None = None) -> None:
     """Writes the `checkpoint` file in `save_dir` (absolute paths stay absolute), atomically.
 
     Raises:
@@ -202,11 +202,11 @@ def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
 
 
 def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
-                                     all_model_checkpoint_paths: Optional[Sequence[str]] = None,
-                                     latest_filename: Optional[str] = None,
+                                     all_model_checkpoint_paths: Sequence[str] | None = None,
+                                     latest_filename: str | None = None,
                                      save_relative_paths: bool = False,
-                                     all_model_checkpoint_timestamps: Optional[Sequence[float]] = None,
-                                     last_preserved_timestamp: Optional[float] = None) -> None:
+                                     all_model_checkpoint_timestamps: Sequence[float] | None = None,
+                                     last_preserved_timestamp: float | None = None) -> None:
     """Writes the `checkpoint` file; with `save_relative_paths`, absolute paths become relative to `save_dir`.
 
     Raises:
@@ -230,7 +230,7 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
     _write_atomic(state_filename, state.to_text().encode("utf-8"))
 
 
-def get_checkpoint_state(checkpoint_dir, latest_filename: Optional[str] = None) -> Optional[CheckpointState]:
+def get_checkpoint_state(checkpoint_dir, latest_filename: str | None = None) -> CheckpointState | None:
     """Reads the `checkpoint` file; relative paths are joined with `checkpoint_dir`.
 
     Returns None (with a logged warning) when the file is missing, unreadable or not valid text format.
@@ -275,7 +275,7 @@ def prefix_to_checkpoint_path(prefix: str, format_version: int) -> str:
     return prefix + ".index" if format_version == V2 else prefix
 
 
-def latest_checkpoint(checkpoint_dir, latest_filename: Optional[str] = None) -> Optional[str]:
+def latest_checkpoint(checkpoint_dir, latest_filename: str | None = None) -> str | None:
     """The newest checkpoint prefix named by the state file, if its V2 index or V1 file exists, else None."""
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state and state.model_checkpoint_path:
@@ -296,7 +296,7 @@ def checkpoint_exists(checkpoint_prefix: str) -> bool:
     return checkpoint_exists_internal(checkpoint_prefix)
 
 
-def get_checkpoint_mtimes(checkpoint_prefixes: Sequence[str]) -> List[float]:
+def get_checkpoint_mtimes(checkpoint_prefixes: Sequence[str]) -> list[float]:
     """Modification times (whole seconds, as TF) of the checkpoints that exist; missing ones are skipped."""
     mtimes = []
     for prefix in checkpoint_prefixes:
@@ -334,8 +334,8 @@ def meta_graph_filename(checkpoint_filename: str, meta_graph_suffix: str = "meta
     return ".".join([basename, meta_graph_suffix])
 
 
-def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: Optional[str] = None,
-                            seconds_to_sleep: float = 1, timeout: Optional[float] = None) -> Optional[str]:
+def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: str | None = None,
+                            seconds_to_sleep: float = 1, timeout: float | None = None) -> str | None:
     """Polls latest_checkpoint until it differs from `last_checkpoint`; None after `timeout` seconds."""
     logger.info("Waiting for new checkpoint at %s", checkpoint_dir)
     stop_time = time.time() + timeout if timeout is not None else None
@@ -350,8 +350,8 @@ def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: Optional[str] 
             return path
 
 
-def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0, timeout: Optional[float] = None,
-                         timeout_fn: Optional[Callable[[], bool]] = None) -> Iterator[str]:
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0, timeout: float | None = None,
+                         timeout_fn: Callable[[], bool] | None = None) -> Iterator[str]:
     """Yields each new latest checkpoint as it appears; stops after a timeout unless `timeout_fn()` is false."""
     checkpoint_path = None
     while True:

@@ -136,9 +136,16 @@ class TestCase:
     """The part of ``tf.test.TestCase`` the ported suites use, graph mode only, on the bound backend."""
 
     def setup_method(self, method) -> None:
-        """Resets the per-test session cache and temporary directory."""
+        """Resets the per-test session cache and temporary directory, then runs the suite's ``setUp``.
+
+        conftest's ``tf_backend`` fixture runs first, so ``setUp`` builds in the test's default graph.
+        """
         self._cached_sessions = {}
         self._temp_dir = None
+        self.setUp()
+
+    def setUp(self) -> None:
+        """Per-test set-up of a ported suite (unittest's name); nothing by default."""
 
     def teardown_method(self, method) -> None:
         """Closes the cached sessions and removes the temporary directory."""
