@@ -14,6 +14,9 @@ import logging
 from graph.base import dtypes
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor
+from graph.variables import initializers
+from graph.variables import variable_scope
+from graph.variables import variables
 
 __all__ = ["global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
            "assert_global_step", "GLOBAL_STEP_READ_KEY"]
@@ -24,7 +27,6 @@ _logger = logging.getLogger("graph")
 
 
 def _is_variable(value) -> bool:
-    from graph.variables import variables
     return isinstance(value, variables.Variable)
 
 
@@ -85,9 +87,6 @@ def create_global_step(graph: graph_lib.Graph | None = None):
     Raises:
         ValueError: '"global_step" already exists.' if the graph already has one.
     """
-    from graph.variables import initializers
-    from graph.variables import variable_scope
-    from graph.variables import variables
     graph = graph or graph_lib.get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')

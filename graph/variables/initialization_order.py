@@ -204,7 +204,7 @@ def check_no_initialization_cycle(var_list) -> None:
     var_list = list(var_list)
     if not _has_dependency_cycle(_dependency_lists(var_list)[1]):
         return  # the common case needs no networkx (importing it costs more than the check)
-    import networkx as nx
+    import networkx as nx  # imported here, on the rare error path: it doubles `import graph` time
     dependencies = initialization_dependencies(var_list)
     try:
         cycle = nx.find_cycle(dependencies)

@@ -15,7 +15,7 @@ from graph.core.graph import GraphKeys
 from graph.variables import variables
 from graph.variables.variable_store import _VARSCOPESTORE_KEY, _VARSTORE_KEY, _VariableStore
 
-__all__ = ["VariableScope", "get_variable_scope", "get_variable_scope_store", "no_regularizer"]
+__all__ = ["VariableScope", "get_variable_scope", "get_variable_scope_store", "no_regularizer", "get_variable_store_variables"]
 
 VariableSynchronization = variables.VariableSynchronization
 VariableAggregation = variables.VariableAggregation
@@ -274,3 +274,8 @@ def _get_default_variable_store() -> _VariableStore:
     store = _VariableStore()
     graph_lib.add_to_collection(_VARSTORE_KEY, store)
     return store
+
+
+def get_variable_store_variables() -> dict:
+    """name -> Variable made by get_variable in the default graph (TF's ``_get_default_variable_store()._vars``)."""
+    return _get_default_variable_store()._vars

@@ -114,7 +114,7 @@ def _compute_save_v2(ctx, op, inputs):
         raise errors.InvalidArgumentError(
             None, op, f"Expected {len(tensors)} tensor names and shape-and-slices, got {len(names)} and "
             f"{len(specs)}")
-    save_tensors(prefix, names, specs, tensors, op._attrs["dtypes"])
+    save_tensors(prefix, names, specs, tensors, op.get_attr("dtypes"))
     return []
 
 
@@ -201,7 +201,7 @@ def _compute_restore_v2(ctx, op, inputs):
     prefix = _as_text(inputs[0])
     names = _as_texts(inputs[1])
     specs = _as_texts(inputs[2])
-    dtypes = op._attrs["dtypes"]
+    dtypes = op.get_attr("dtypes")
     if not (len(names) == len(specs) == len(dtypes)):
         raise errors.InvalidArgumentError(
             None, op, f"RestoreV2 got {len(names)} tensor names, {len(specs)} shape-and-slices and "
@@ -215,8 +215,8 @@ def _infer_restore_v2(op):
     names_op = op._inputs[2].op
     specs = None
     if names_op.type == "Const":
-        specs = _as_texts(names_op._attrs["value"])
-    for index, dtype in enumerate(op._attrs["dtypes"]):
+        specs = _as_texts(names_op.get_attr("value"))
+    for index, dtype in enumerate(op.get_attr("dtypes")):
         shape = _slice_shape(specs[index]) if specs is not None and index < len(specs) else None
         out.append((dtypes_lib.as_dtype(dtype), TensorShape(shape)))
     return out
@@ -241,8 +241,8 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name: str | None 
 def _compute_merge(ctx, op, inputs):
     prefixes = _as_texts(inputs[0])
     destination = _as_text(inputs[1])
-    merge_bundles(prefixes, destination, delete_old_dirs=bool(op._attrs.get("delete_old_dirs", True)),
-                  allow_missing_files=bool(op._attrs.get("allow_missing_files", False)))
+    merge_bundles(prefixes, destination, delete_old_dirs=bool(op.attrs.get("delete_old_dirs", True)),
+                  allow_missing_files=bool(op.attrs.get("allow_missing_files", False)))
     return []
 
 
@@ -305,7 +305,7 @@ def sharded_filespec(basename, num_shards, name: str | None = None) -> Tensor:
 
 # ----------------------------------------------------------------- StringJoin, StaticRegexFullMatch
 def _compute_string_join(ctx, op, inputs):
-    separator = op._attrs.get("separator", "")
+    separator = op.attrs.get("separator", "")
     separator = separator.decode() if isinstance(separator, bytes) else separator
     arrays = [np.asarray(value, dtype=object) for value in inputs]
     shape = ()
@@ -342,7 +342,7 @@ def string_join(inputs, separator: str = "", name: str | None = None) -> Tensor:
 
 
 def _compute_regex_full_match(ctx, op, inputs):
-    pattern = op._attrs["pattern"]
+    pattern = op.get_attr("pattern")
     pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
     regex = re.compile(pattern, re.S)
     array = np.asarray(inputs[0], dtype=object)

@@ -29,7 +29,7 @@ import os
 from collections import abc
 from graph.base import dtypes as dtypes_lib
 from graph.ops import constant_ops as ops
-from graph.variables import variable_scope
+from graph.variables import variable_scope_state
 from graph.variables import variables
 from saver.graph_ops import save_ops
 from saver.graph_ops import saveable
@@ -48,7 +48,7 @@ def _is_variable(value) -> bool:
 
 def _store_vars() -> dict:
     """name -> variable of the default variable store (variables made by get_variable)."""
-    return variable_scope._get_default_variable_store()._vars
+    return variable_scope_state.get_variable_store_variables()
 
 
 def _get_checkpoint_filename(ckpt_dir_or_file) -> str | None:
