@@ -30,7 +30,9 @@ __all__ = [
 ]
 
 # The reason a test is excluded must start with one of these (README tables count by category).
-REASON_CATEGORIES = ("eager", "resource variables", "GPU", "TF-private API", "not yet emulated")
+# "outdated": the installed TensorFlow itself fails the ported expectation (its behaviour changed since the
+# stored source); both backends skip, with what changed.
+REASON_CATEGORIES = ("eager", "resource variables", "GPU", "TF-private API", "not yet emulated", "outdated")
 SKIP_ATTRIBUTE = "_tf_suites_skip"
 
 
