@@ -171,7 +171,7 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, preferred_dtyp
     """Converts ``value`` (Tensor, Variable, array, list, Python number...) to a Tensor.
 
     Raises:
-        ValueError: if a Tensor's dtype differs from the requested ``dtype``.
+        ValueError: if a Tensor's dtype differs from the requested ``dtype``, or ``value`` is None.
         TypeError: if no conversion function accepts ``value``.
     """
     dtype = None if dtype is None else dtypes_lib.as_dtype(dtype)
@@ -180,6 +180,8 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, preferred_dtyp
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
                              f"{value.dtype.name}: {value!r}")
         return value
+    if value is None:
+        raise ValueError("None values not supported.")  # TF's make_tensor_proto(None), e.g. weights=None
     if dtype is None and preferred_dtype is not None:
         try:
             return convert_to_tensor(value, preferred_dtype, name, None, as_ref)
