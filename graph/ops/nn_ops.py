@@ -216,12 +216,26 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name: str
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
         array_ops.shape(labels)  # unused, but TF builds this Shape op too: the graphs match op for op
+        _check_sparse_xent_shapes(labels.shape, logits.shape)
         if logits.shape.ndims is not None and logits.shape.ndims != 2:
             raise NotImplementedError("sparse_softmax_cross_entropy_with_logits: only rank-2 logits are supported.")
         op = ops._scoped_op(logits.graph, "SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
                             name="SparseSoftmaxCrossEntropyWithLogits",
                             attrs={"T": logits.dtype.base_dtype, "Tlabels": labels.dtype.base_dtype})
         return op._outputs[0]
+
+
+def _check_sparse_xent_shapes(labels_shape, logits_shape) -> None:
+    # TF's static checks and messages: labels have logits' shape without its last (class) dimension.
+    if logits_shape.ndims == 0:
+        raise ValueError(f"`logits` cannot be a scalar. Received logits={logits_shape}`")
+    if logits_shape.ndims is not None and labels_shape.ndims is not None and labels_shape.ndims != logits_shape.ndims - 1:
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape={labels_shape} "
+                         f"of rank {labels_shape.rank} and logits.shape={logits_shape} of rank {logits_shape.rank}")
+    if (labels_shape.is_fully_defined() and logits_shape[:-1].is_fully_defined()
+            and labels_shape != logits_shape[:-1]):
+        raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                         f"labels.shape={labels_shape} and logits.shape={logits_shape}")
 
 
 def _ensure_xent_args(function: str, labels, logits) -> None:
