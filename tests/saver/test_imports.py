@@ -15,6 +15,8 @@ _FORMAT_LAYER = ("graph", "graph.base", "graph.proto", "saver", "saver.format")
 _MAX_MODULES = 18
 # Packages imported on first use, each in one place with a comment saying why (optional, or slow to import).
 _LAZY_ALLOWED = ("networkx", "tqdm", "fsspec")
+# The .meta commands load the graph emulator where they run: a measured CLI startup win (draw.py says so).
+_LAZY_EMULATOR_FILES = (os.path.join("saver", "cli", "draw.py"),)
 
 
 def _loaded_after(statement: str) -> list[str]:
@@ -59,5 +61,7 @@ def test_imports_sit_at_module_tops():
                     else:
                         continue
                     for name in names:
+                        if path.endswith(_LAZY_EMULATOR_FILES) and name.split(".")[0] in ("graph", "saver"):
+                            continue
                         assert name.split(".")[0] in _LAZY_ALLOWED, \
                             f"{path}:{node.lineno} imports {name} in a function"

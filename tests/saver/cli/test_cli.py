@@ -295,7 +295,7 @@ def test_progress_bars_are_optional():
 def test_picture_of_a_meta_graph_says_why_it_falls_back(tmp_path, monkeypatch, capsys):
     import graph.compat.v1 as tf
     from graph.core.graph import Graph
-    from saver.cli import draw  # the picture command imports the graph through saver.saver.import_meta_graph
+    from saver import saver as saver_module  # the picture command imports the graph through import_meta_graph
     with Graph().as_default():
         tf.Variable(tf.zeros([2]), name="w")
         saver = tf.train.Saver()
@@ -305,7 +305,7 @@ def test_picture_of_a_meta_graph_says_why_it_falls_back(tmp_path, monkeypatch, c
 
     def broken(*args, **kwargs):
         raise KeyError("collection 'cond_context'\nspans lines")
-    monkeypatch.setattr(draw, "import_meta_graph", broken)
+    monkeypatch.setattr(saver_module, "import_meta_graph", broken)
     code, out, _ = run("picture", prefix + ".meta", "--detail", "ops")
     assert code == 0 and "w/Assign" in out
     err = capsys.readouterr().err
