@@ -165,7 +165,10 @@ def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
                 f"got a {type(ref).__name__}")
         if not ref.is_initialized:
             raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
-        values.append(np.array(ref.get(), copy=True))
+        value = ref.get()
+        # Updates work on the variable's own array, as TF's kernels update the ref's buffer in place:
+        # the store owns it (Assign and restores store fresh arrays). A read-only one is copied first.
+        values.append(value if value.flags.writeable else np.array(value, copy=True))
     return values
 
 

@@ -33,8 +33,8 @@ def _shrink(prox, threshold, denominator):
 
 
 def gradient_descent(s) -> None:
-    """var -= grad * alpha."""
-    s.var = s.var - s.grad * s.alpha
+    """var -= grad * alpha (in place, as TF's kernel)."""
+    s.var -= s.grad * s.alpha
 
 
 def proximal_gradient_descent(s) -> None:
@@ -46,23 +46,39 @@ def proximal_gradient_descent(s) -> None:
 
 def momentum(s) -> None:
     """accum = accum * momentum + grad; var -= accum * lr (Nesterov: grad * lr + accum * momentum * lr)."""
-    s.accum = s.accum * s.momentum + s.grad
+    s.accum *= s.momentum  # in place, the same operations in the same order
+    s.accum += s.grad
     if s.use_nesterov:
-        s.var = s.var - (s.grad * s.lr + s.accum * s.momentum * s.lr)
+        s.var -= s.grad * s.lr + s.accum * s.momentum * s.lr
     else:
-        s.var = s.var - s.accum * s.lr
+        s.var -= s.accum * s.lr
 
 
 def adam(s) -> None:
-    """Adam with TF's scalar ``alpha``; Nesterov's variant when ``use_nesterov``."""
+    """Adam with TF's scalar ``alpha``; Nesterov's variant when ``use_nesterov``.
+
+    In place (TF's kernel updates the buffers): the same float32 operations in the same order as
+    ``m = m + (g - m) * (1 - beta1)`` and so on, without a temporary per term: the hot path of training.
+    """
     one = _one(s)
     alpha = s.lr * np.sqrt(one - s.beta2_power) / (one - s.beta1_power)
-    s.m = s.m + (s.grad - s.m) * (one - s.beta1)
-    s.v = s.v + (np.square(s.grad) - s.v) * (one - s.beta2)
+    step = np.subtract(s.grad, s.m)
+    step *= one - s.beta1
+    s.m += step
+    np.square(s.grad, out=step)
+    step -= s.v
+    step *= one - s.beta2
+    s.v += step
+    denominator = np.sqrt(s.v)
+    denominator += s.epsilon
     if s.use_nesterov:
-        s.var = s.var - ((s.grad * (one - s.beta1) + s.beta1 * s.m) * alpha) / (np.sqrt(s.v) + s.epsilon)
+        np.multiply(s.grad, one - s.beta1, out=step)
+        step += s.beta1 * s.m
+        step *= alpha
     else:
-        s.var = s.var - (s.m * alpha) / (np.sqrt(s.v) + s.epsilon)
+        np.multiply(s.m, alpha, out=step)
+    step /= denominator
+    s.var -= step
 
 
 def adagrad(s) -> None:
