@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 __all__ = [
-    "REASON_CATEGORIES", "TestCase", "tf", "bind", "skip_ours", "skip_both", "excluded", "run_deprecated_v1", "run_v1_only",
+    "REASON_CATEGORIES", "TestCase", "tf", "bind", "skip_ours", "skip_both", "excluded", "run_deprecated_v1",
+    "run_v1_only",
     "run_in_graph_and_eager_modes", "SKIP_ATTRIBUTE", "private",
 ]
 

@@ -162,8 +162,10 @@ class RMSPropOptimizerTest(TestCase):
             self.assertAllCloseAccordingToType(np.array([0.901 * 0.9 + 0.001, 0.901 * 0.9 + 0.001]), rms0.eval())
             self.assertAllCloseAccordingToType(np.array([0.90001 * 0.9 + 1e-5, 0.90001 * 0.9 + 1e-5]), rms1.eval())
             self.assertAllCloseAccordingToType(
-                np.array([1.0 - (0.1 * 2.0 / math.sqrt(0.901 + 1.0)) - (0.1 * 2.0 / math.sqrt(0.901 * 0.9 + 0.001 + 1.0)),
-                          2.0 - (0.1 * 2.0 / math.sqrt(0.901 + 1.0)) - (0.1 * 2.0 / math.sqrt(0.901 * 0.9 + 0.001 + 1.0))]),
+                np.array([1.0 - (0.1 * 2.0 / math.sqrt(0.901 + 1.0))
+                          - (0.1 * 2.0 / math.sqrt(0.901 * 0.9 + 0.001 + 1.0)),
+                          2.0 - (0.1 * 2.0 / math.sqrt(0.901 + 1.0))
+                          - (0.1 * 2.0 / math.sqrt(0.901 * 0.9 + 0.001 + 1.0))]),
                 var0.eval())
             self.assertAllCloseAccordingToType(
                 np.array([3.0 - (0.01 * 2.0 / math.sqrt(0.90001 + 1.0))
