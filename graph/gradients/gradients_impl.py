@@ -357,7 +357,8 @@ def hessians(ys, xs, name: str = "hessians", colocate_gradients_with_ops: bool =
                 raise ValueError(f"None values not supported. (A second derivative of ys with respect to "
                                  f"{x_value.name} is None: ys does not depend on it twice.)")
             rows = [graph_lib.convert_to_tensor(row) for row in rows]
-            hessian = array_concat_ops.stack(rows) if rows else array_fill_ops.zeros([0], dtype=x_value.dtype.base_dtype)
+            hessian = (array_concat_ops.stack(rows) if rows
+                       else array_fill_ops.zeros([0], dtype=x_value.dtype.base_dtype))
             x_shape = array_ops.shape(x_value)
             result.append(array_ops.reshape(hessian, array_concat_ops.concat((x_shape, x_shape), 0)))
     return result

@@ -229,9 +229,11 @@ def _check_sparse_xent_shapes(labels_shape, logits_shape) -> None:
     # TF's static checks and messages: labels have logits' shape without its last (class) dimension.
     if logits_shape.ndims == 0:
         raise ValueError(f"`logits` cannot be a scalar. Received logits={logits_shape}`")
-    if logits_shape.ndims is not None and labels_shape.ndims is not None and labels_shape.ndims != logits_shape.ndims - 1:
-        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape={labels_shape} "
-                         f"of rank {labels_shape.rank} and logits.shape={logits_shape} of rank {logits_shape.rank}")
+    if (logits_shape.ndims is not None and labels_shape.ndims is not None
+            and labels_shape.ndims != logits_shape.ndims - 1):
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                         f"labels.shape={labels_shape} of rank {labels_shape.rank} and logits.shape={logits_shape} "
+                         f"of rank {logits_shape.rank}")
     if (labels_shape.is_fully_defined() and logits_shape[:-1].is_fully_defined()
             and labels_shape != logits_shape[:-1]):
         raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
