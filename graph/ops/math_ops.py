@@ -86,10 +86,14 @@ def _check_broadcastable(op, inputs) -> None:
             *(",".join(str(d) for d in shape) for shape in shapes))) from None
 
 
+def _divides_by_zero(x, y) -> bool:  # an empty result divides nothing: TF raises nothing then
+    return bool(np.any(y == 0)) and np.broadcast(x, y).size > 0
+
+
 def _truncate_div(x, y):
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype.kind in "iu":
-        if np.any(y == 0):
+        if _divides_by_zero(x, y):
             raise errors.InvalidArgumentError(None, None, "Integer division by zero")
         quotient = np.floor_divide(x, y)
         fix = (quotient < 0) & (quotient * y != x)
@@ -99,14 +103,14 @@ def _truncate_div(x, y):
 
 def _floor_div(x, y):
     x, y = np.asarray(x), np.asarray(y)
-    if x.dtype.kind in "iu" and np.any(y == 0):
+    if x.dtype.kind in "iu" and _divides_by_zero(x, y):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
     return np.floor_divide(x, y)
 
 
 def _floor_mod(x, y):
     x, y = np.asarray(x), np.asarray(y)
-    if x.dtype.kind in "iu" and np.any(y == 0):
+    if x.dtype.kind in "iu" and _divides_by_zero(x, y):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
     return np.mod(x, y)
 

@@ -25,11 +25,7 @@ RUNS = {"nlintz_10_save_restore_net.py": 2}  # the tutorial's restart: a second 
 RTOL, ATOL = 1e-4, 1e-6
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 # Differences from TensorFlow that belong to other modules; strict: the test fails once they are fixed.
-KNOWN = {
-    "aymericdamien_linear_regression.py": "FloorMod raises 'Integer division by zero' on an empty result "
-                                          "(TF computes nothing and raises nothing): the reduce_sum gradient "
-                                          "of a fed scalar of unknown rank builds (axes + 0) % 0 on empty axes",
-}
+KNOWN: dict[str, str] = {}  # program -> why it cannot print what TF prints yet (a strict xfail)
 
 
 def _run_all(framework: str, workdir: str) -> subprocess.Popen:
