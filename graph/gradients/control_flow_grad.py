@@ -16,7 +16,7 @@ from __future__ import annotations
 from graph.base import dtypes as dtypes_lib
 from graph.core.graph import name_scope
 from graph.core.indexed_slices import IndexedSlices
-from graph.gradients.registry import RegisterGradient
+from graph.gradients.registry import NotDifferentiable, RegisterGradient
 from graph.ops import array_fill_ops
 from graph.ops import array_ops
 from graph.ops import constant_ops
@@ -125,3 +125,6 @@ def _merge_grad(op, grad, _):
 @RegisterGradient("RefMerge")
 def _ref_merge_grad(op, grad, _):
     return _merge_grad(op, grad, _)
+
+
+NotDifferentiable("Assert")  # as TF's control_flow_ops declares it

@@ -142,10 +142,11 @@ CASES = [
     ("UnsortedSegmentSum", lambda tf, x: tf.unsorted_segment_sum(x, [0, 2, 0, -1], 3), [_any(4, 2)]),
 ]
 
-# Op types whose gradient (or NotDifferentiable declaration) another engineer owns: linalg, assertions,
-# set ops and scatter updates. Those engineers empty this set as they register them.
+# Op types TF differentiates whose gradients are not written yet: the linalg ops orthogonal_initializer
+# builds (their gradients need MatrixDiag/MatrixSetDiag/MatrixTriangularSolve/MatrixBandPart, which belong to
+# the linear-algebra work of the classic-programs issue). tf.gradients through them raises TF's LookupError.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
-    "Assert", "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr",
+    "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr",
 })
 
 # Ops TensorFlow registers nothing for: no inputs, only integer/boolean outputs, or optimizer updates;
