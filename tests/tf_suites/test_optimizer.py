@@ -181,8 +181,6 @@ class OptimizerTest(TestCase):
             opt_op = sgd_op.minimize(cost, global_step, [var0, var1])
             self.assertTrue(opt_op in tf.get_collection(tf.GraphKeys.TRAIN_OP))
 
-    @skip_ours("not yet emulated: ref aliasing (the constraint reads var/read, which in TensorFlow shares the "
-               "variable's buffer and so sees the in-place update; ours holds the value read before it)")
     @run_deprecated_v1
     def testConstraint(self):
         constraint_01 = lambda x: tf.clip_by_value(x, -0.1, 0.)  # noqa: E731
