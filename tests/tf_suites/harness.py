@@ -70,9 +70,11 @@ def _check_reason(reason: str) -> str:
 
 
 def _mark(backends: tuple[str, ...], reason: str):
+    _check_reason(reason)
+
     def decorate(function):
         skips = dict(getattr(function, SKIP_ATTRIBUTE, {}))
-        skips.update({backend: _check_reason(reason) for backend in backends})
+        skips.update({backend: reason for backend in backends})
         setattr(function, SKIP_ATTRIBUTE, skips)
         return function
     return decorate

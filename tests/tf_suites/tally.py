@@ -87,7 +87,7 @@ def _category(reason: str) -> str:
 def _source(file_name: str) -> str:
     with open(os.path.join(HERE, file_name), encoding="utf-8") as handle:
         match = SOURCE_PATTERN.search(" ".join(handle.read(2000).split()))
-    return f"`{match[1]}` @ `{match[2]}`" if match else "?"
+    return f"`{match[1]}` @ `{match[2]}`" if match else "(the harness's own tests)"
 
 
 def _by_category(counts: collections.Counter, where: str) -> str:
