@@ -38,7 +38,11 @@ rewritten against `harness.tf`, keeping TensorFlow's class and method names, inp
 and tolerances, and nothing else (no TensorFlow code, comments reworded). Helpers shared by several
 methods are factored where the original repeats itself. `harness.py` is the part of `tf.test.TestCase` they
 use (`cached_session`, `session`, `evaluate`, `assertAllClose`, `assertAllCloseAccordingToType`, ...);
-`run_deprecated_v1` and friends only mark, since every test runs in graph mode.
+`run_deprecated_v1` and friends only mark, since every test runs in graph mode. One difference: TensorFlow's
+`cached_session()` keeps one session per test, ours one per graph, so the suites that loop over
+`tf.Graph().as_default()` get a session on the graph they build in. Where a port spells something
+differently than the original beyond `tf.` names (a private attribute read through its public equal, such
+as `var._shared_name` as `var.op.name`), a comment says so in place.
 
 **Where the stored source and TensorFlow 2.21 disagree** (TensorFlow changed after the stored commit), a test
 keeps the source's intent and says so in a comment: an error message matched as 2.21 words it
