@@ -47,8 +47,6 @@ _NOT_TOP_LEVEL = frozenset((
     "VarianceScaling", "GlorotNormal", "GlorotUniform", "Orthogonal",
     # tf.nn only
     "bias_add", "dropout", "elu", "l2_loss", "log_softmax", "relu", "relu6", "softmax", "softplus",
-    "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
-    "sparse_softmax_cross_entropy_with_logits",
     # reference dtypes and dtypes tensorflow.compat.v1 does not export
     "bool_ref", "float32_ref", "float64_ref", "int32_ref", "int64_ref", "string_ref", "int4", "uint4",
     "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
@@ -94,7 +92,7 @@ _TOP_LEVEL_ALIASES = {
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
-    "nn": (("graph.ops.nn_ops", "graph.ops.nn_impl"), {}, frozenset()),
+    "nn": (("graph.ops.nn_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl"), {}, frozenset()),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "cumsum": "graph.ops.math_grad_ops:cumsum",

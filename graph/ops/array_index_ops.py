@@ -69,7 +69,7 @@ def gather(params, indices, validate_indices=None, name: str | None = None, axis
 def _infer_slice(op):
     tensor, begin_tensor, size_tensor = op._inputs
     dtype = tensor.dtype.base_dtype
-    begin, sizes = ops.constant_value(begin_tensor), ops.constant_value(size_tensor)
+    begin, sizes = ops.inferred_value(begin_tensor), ops.inferred_value(size_tensor)
     if sizes is None:
         rank = tensor.shape.ndims
         return [(dtype, TensorShape(None) if rank is None else TensorShape([None] * rank))]
@@ -229,12 +229,30 @@ def _masks(op):
             attrs["shrink_axis_mask"])
 
 
+def _strided_slice_rank_only(op, shape: TensorShape, begin_shape: TensorShape) -> TensorShape:
+    """The output shape when the bounds are unknown: shrunk axes dropped, sliced ones unknown (TF's shape fn)."""
+    begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask = _masks(op)
+    if ellipsis_mask or begin_shape.ndims != 1 or begin_shape[0].value is None:
+        return TensorShape(None)
+    out, consumed = [], 0
+    for i in range(begin_shape[0].value):
+        if new_axis_mask & (1 << i):
+            out.append(1)
+            continue
+        consumed += 1
+        if not shrink_mask & (1 << i):
+            out.append(None)
+    return TensorShape(out + shape.as_list()[consumed:])
+
+
 def _infer_strided_slice(op):
     tensor, begin_t, end_t, strides_t = op._inputs
     dtype = tensor.dtype.base_dtype
-    values = [ops.constant_value(t) for t in (begin_t, end_t, strides_t)]
-    if tensor.shape.ndims is None or any(v is None for v in values):
+    values = [ops.inferred_value(t) for t in (begin_t, end_t, strides_t)]
+    if tensor.shape.ndims is None:
         return [(dtype, TensorShape(None))]
+    if any(v is None for v in values):
+        return [(dtype, _strided_slice_rank_only(op, tensor.shape, begin_t.shape))]
     items = _slice_spec(*(np.asarray(v).tolist() for v in values), _masks(op))
     if Ellipsis not in items:
         items.append(Ellipsis)

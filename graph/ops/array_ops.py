@@ -79,10 +79,11 @@ def broadcast_static_shape(shape_x: TensorShape, shape_y: TensorShape) -> Tensor
 def _infer_reshape(op):
     tensor, shape_tensor = op._inputs
     dtype = tensor.dtype.base_dtype
-    target = ops.constant_value_as_shape(shape_tensor)
+    value = ops.inferred_value(shape_tensor)
+    target = (ops.constant_value_as_shape(shape_tensor) if value is None or value.ndim != 1
+              else TensorShape([None if d < 0 else int(d) for d in value.tolist()]))
     if target.ndims is None:
         return [(dtype, target)]
-    value = ops.constant_value(shape_tensor)
     dims = target.as_list()
     if value is not None:
         raw = np.asarray(value).reshape(-1).tolist()

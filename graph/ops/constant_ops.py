@@ -259,6 +259,31 @@ def constant_value(tensor):
     return None
 
 
+# Pure integer ops TF's shape refiner folds when a shape function asks for an input's value.
+_FOLDED_FOR_INFERENCE = frozenset(("Sub", "AddV2", "Add", "Mul", "Pack", "StridedSlice", "Slice", "ConcatV2"))
+
+
+def inferred_value(tensor):
+    """The value shape inference sees: constant_value's, or a small integer op of such values, folded.
+
+    TF's C++ shape refiner evaluates small constant subgraphs (``Slice(shape, [rank - 1], [1])`` has a
+    static ``[1]``), where Python's constant_value stops at arithmetic: builders keep constant_value.
+    """
+    if not isinstance(tensor, Tensor):
+        return None
+    op = tensor.op
+    if op.type not in _FOLDED_FOR_INFERENCE or not tensor.dtype.is_integer:
+        return constant_value(tensor)
+    values = [inferred_value(t) for t in op._inputs]
+    if any(v is None for v in values):
+        return None
+    try:
+        outputs = kernels.lookup(op.type).compute(None, op, values)
+    except errors.OpError:  # out-of-range bounds: left to the run, as TF's refiner leaves them
+        return None
+    return np.asarray(outputs[tensor.value_index] if isinstance(outputs, list) else outputs)
+
+
 def constant_value_as_shape(tensor) -> TensorShape:
     """The static shape a 1-D shape tensor describes, as far as it is known at build time (-1 -> unknown)."""
     if tensor.shape.ndims == 0:

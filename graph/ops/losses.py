@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from graph.base import dtypes as dtypes_lib
 from graph.core.graph import GraphKeys, Tensor, control_dependencies, convert_to_tensor, name_scope
-from graph.ops import array_ops, constant_ops, math_ops, nn_ops
+from graph.ops import array_ops, constant_ops, math_ops, nn_ops, nn_xent_ops
 from graph.ops.array_fill_ops import ones_like, zeros_like
 from graph.ops.array_index_ops import where
 from graph.ops.losses_util import (add_loss, get_losses, get_regularization_loss, get_regularization_losses,
@@ -253,7 +253,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
             smooth_negatives = label_smoothing / num_classes
             onehot_labels = onehot_labels * smooth_positives + smooth_negatives
         onehot_labels = constant_ops.stop_gradient(onehot_labels, name="labels_stop_gradient")
-        losses = nn_ops.softmax_cross_entropy_with_logits_v2(labels=onehot_labels, logits=logits, name="xentropy")
+        losses = nn_xent_ops.softmax_cross_entropy_with_logits_v2(labels=onehot_labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction=reduction)
 
 
@@ -268,5 +268,5 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None, loss_c
         if labels.shape.ndims is not None and weights.shape.ndims is not None:
             if weights.shape.ndims - labels.shape.ndims == 1:
                 weights = array_ops.squeeze(weights, [-1])
-        losses = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
+        losses = nn_xent_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction=reduction)

@@ -1,9 +1,8 @@
-"""Neural-network op builders and kernels: activations, softmax, bias_add, l2_loss, cross entropies, dropout.
+"""Neural-network op builders and kernels: activations, softmax, bias_add, l2_loss, dropout.
 
 Op types, attrs and default names are TensorFlow's (``Relu``, ``Softmax``, ``BiasAdd`` with
-``data_format``, ``SparseSoftmaxCrossEntropyWithLogits`` ...).  The dense
-``softmax_cross_entropy_with_logits`` is one ``SoftmaxCrossEntropyWithLogits`` op over the last axis (TF's
-Transpose scaffolding is built for another ``axis``; its rank-2 Reshape scaffolding is not).
+``data_format`` ...).  The cross entropies live in nn_xent_ops, the newer activations in
+nn_activation_ops.
 """
 
 from __future__ import annotations
@@ -19,12 +18,9 @@ from graph.ops import array_ops
 from graph.ops import constant_ops as ops
 from graph.ops import math_ops
 from graph.ops import random_ops
-from graph.ops import reduction_ops
-from graph.ops.array_concat_ops import concat
 
 __all__ = ["relu", "relu6", "elu", "softplus", "sigmoid", "tanh", "softmax", "log_softmax", "bias_add", "l2_loss",
-           "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "softmax_cross_entropy_with_logits_v2", "dropout"]
+           "dropout"]
 
 
 def _same(op):
@@ -172,134 +168,6 @@ def l2_loss(t, name: str | None = None) -> Tensor:
     with graph.as_default(), graph.name_scope(name or "L2Loss") as scope:
         t = convert_to_tensor(t, name="t")
         return graph.create_op("L2Loss", [t], name=scope, attrs={"T": t.dtype.base_dtype})._outputs[0]
-
-
-# ----------------------------------------------------------------- cross entropies
-def _compute_sparse_xent(ctx, op, inputs):
-    logits, labels = np.asarray(inputs[0]), np.asarray(inputs[1])
-    depth = logits.shape[-1]
-    if np.any((labels < 0) | (labels >= depth)):
-        bad = int(labels[(labels < 0) | (labels >= depth)][0])
-        raise errors.InvalidArgumentError(
-            None, op, f"Received a label value of {bad} which is outside the valid range of [0, {depth}).")
-    log_probs = _log_softmax(logits.astype(np.float64))
-    loss = -np.take_along_axis(log_probs, labels[..., None].astype(np.int64), axis=-1)[..., 0]
-    backprop = np.exp(log_probs)
-    backprop[np.arange(len(labels)), labels] -= 1
-    dtype = logits.dtype
-    return [loss.astype(dtype), backprop.astype(dtype)]
-
-
-def _infer_xent(op):
-    logits = op._inputs[0]
-    dtype = logits.dtype.base_dtype
-    batch = logits.shape[:-1] if logits.shape.ndims is not None else TensorShape(None)
-    return [(dtype, TensorShape(batch)), (dtype, logits.shape)]
-
-
-def _compute_xent(ctx, op, inputs):
-    logits, labels = np.asarray(inputs[0]), np.asarray(inputs[1])
-    log_probs = _log_softmax(logits.astype(np.float64))
-    loss = -np.sum(labels * log_probs, axis=-1)
-    backprop = np.exp(log_probs) - labels
-    return [loss.astype(logits.dtype), backprop.astype(logits.dtype)]
-
-
-kernels.register("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_sparse_xent)
-kernels.register("SoftmaxCrossEntropyWithLogits", infer=_infer_xent, compute=_compute_xent)
-
-
-def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name: str | None = None) -> Tensor:
-    """Per-example cross entropy of integer ``labels`` against ``logits`` (rank 2, as TF's fast path)."""
-    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", labels, logits)
-    with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
-        labels = convert_to_tensor(labels)
-        logits = convert_to_tensor(logits)
-        array_ops.shape(labels)  # unused, but TF builds this Shape op too: the graphs match op for op
-        _check_sparse_xent_shapes(labels.shape, logits.shape)
-        if logits.shape.ndims is not None and logits.shape.ndims != 2:
-            raise NotImplementedError("sparse_softmax_cross_entropy_with_logits: only rank-2 logits are supported.")
-        op = ops._scoped_op(logits.graph, "SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
-                            name="SparseSoftmaxCrossEntropyWithLogits",
-                            attrs={"T": logits.dtype.base_dtype, "Tlabels": labels.dtype.base_dtype})
-        return op._outputs[0]
-
-
-def _check_sparse_xent_shapes(labels_shape, logits_shape) -> None:
-    # TF's static checks and messages: labels have logits' shape without its last (class) dimension.
-    if logits_shape.ndims == 0:
-        raise ValueError(f"`logits` cannot be a scalar. Received logits={logits_shape}`")
-    if (logits_shape.ndims is not None and labels_shape.ndims is not None
-            and labels_shape.ndims != logits_shape.ndims - 1):
-        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
-                         f"labels.shape={labels_shape} of rank {labels_shape.rank} and logits.shape={logits_shape} "
-                         f"of rank {logits_shape.rank}")
-    if (labels_shape.is_fully_defined() and logits_shape[:-1].is_fully_defined()
-            and labels_shape != logits_shape[:-1]):
-        raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
-                         f"labels.shape={labels_shape} and logits.shape={logits_shape}")
-
-
-def _ensure_xent_args(function: str, labels, logits) -> None:
-    # TF's message verbatim, missing space included.
-    if labels is None or logits is None:
-        raise ValueError(f"Both `labels` and `logits` must be provided for {function}"
-                         f"Received: labels={labels} and logits={logits}")
-
-
-def _axis_or_dim(axis, dim):
-    # TF's deprecated_argument_lookup("axis", axis, "dim", dim).
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'dim' and 'axis'.")
-    return dim if axis is None else axis
-
-
-def _move_dim_to_end(tensor: Tensor, axis, rank: Tensor) -> Tensor:
-    # TF's perm: concat([range(axis), range(axis + 1, rank), [axis]]), then a Transpose.
-    perm = concat([reduction_ops.range(axis), reduction_ops.range(axis + 1, rank), [axis]], 0)
-    return array_ops.transpose(tensor, perm)
-
-
-def softmax_cross_entropy_with_logits_v2(labels, logits, axis: int | None = None, name: str | None = None,
-                                         dim: int | None = None) -> Tensor:
-    """Per-example cross entropy of probability ``labels`` against ``logits`` along the class ``axis``.
-
-    Raises:
-        ValueError: if both ``axis`` and its deprecated alias ``dim`` are given.
-    """
-    axis = _axis_or_dim(axis, dim)
-    if axis is None:
-        axis = -1
-    with name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
-        logits = convert_to_tensor(logits, name="logits")
-        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
-        static_shape = logits.shape
-        if axis != -1:  # TF compares with -1 only: axis=rank-1 also builds the Transpose
-            rank = array_ops.rank(logits)
-            logits = _move_dim_to_end(logits, axis, rank)
-            labels = _move_dim_to_end(labels, axis, rank)
-        op = logits.graph.create_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope,
-                                    attrs={"T": logits.dtype.base_dtype})
-        cost = op._outputs[0]
-        if static_shape.ndims is not None:  # Transpose may have erased the static shape, as in TF
-            dims = static_shape.as_list()
-            del dims[axis]
-            cost.set_shape(dims)
-        return cost
-
-
-def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name: str | None = None,
-                                      axis=None) -> Tensor:
-    """TF1's deprecated spelling of softmax_cross_entropy_with_logits_v2 (labels are not back-propagated).
-
-    Raises:
-        ValueError: if ``labels`` or ``logits`` is missing, or ``axis`` is given (``dim`` defaults to -1, as in TF).
-    """
-    dim = _axis_or_dim(axis, dim)
-    _ensure_xent_args("softmax_cross_entropy_with_logits", labels, logits)
-    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
-        labels = ops.stop_gradient(labels, name="labels_stop_gradient")
-    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim, name=scope)
 
 
 # ----------------------------------------------------------------- dropout

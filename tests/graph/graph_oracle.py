@@ -16,6 +16,7 @@ from graph.ops import control_flow_ops
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import nn_ops
+from graph.ops import nn_xent_ops
 from graph.ops import constant_ops as ops
 from graph.ops import random_ops
 from graph.runtime import session
@@ -38,7 +39,8 @@ def facade():
     tf.group = control_flow_ops.group
     tf.tuple = control_flow_ops.tuple
     tf.identity = ops.identity
-    tf.nn = types.SimpleNamespace(**{name: getattr(nn_ops, name) for name in nn_ops.__all__})
+    tf.nn = types.SimpleNamespace(**{name: getattr(module, name) for module in (nn_ops, nn_xent_ops)
+                                     for name in module.__all__})
     tf.sigmoid, tf.tanh = nn_ops.sigmoid, nn_ops.tanh
     tf.Session = session.Session
     tf.Graph = graph_lib.Graph

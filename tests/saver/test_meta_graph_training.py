@@ -120,9 +120,6 @@ def test_our_adam_training_graph_has_tensorflow_op_names_and_types(tf1, tmp_path
 
 
 @pytest.mark.tf
-@pytest.mark.xfail(strict=True, reason="softmax_cross_entropy_with_logits skips the reshapes TF's _flatten_outer_dims "
-                                       "builds around rank-2 logits (Rank, Shape, Slice, concat, Reshape and their "
-                                       "gradients: 34 ops under softmax_cross_entropy_with_logits_sg/)")
 def test_our_adam_training_graph_is_tensorflow_op_for_op(tf1, tmp_path):
     ours, theirs = _op_types_by_name(tf, str(tmp_path / "ours")), _op_types_by_name(tf1, str(tmp_path / "theirs"))
     assert sorted(set(theirs) - set(ours)) == []

@@ -60,16 +60,12 @@ def _feed(p):
     return {p["labels"]: LABELS, p["predictions"]: PREDICTIONS, p["logits"]: LOGITS, p["sparse"]: SPARSE}
 
 
-# TensorFlow's softmax cross entropies build Rank/Shape/Slice/Reshape scaffolding around the kernel that
-# graph.ops.nn_ops does not (see its docstring): for losses over them the graphs are not compared op by op.
-NN_XENT = ("softmax", "sparse")
-
 
 def _names(result):
     return [t.name for t in result] if isinstance(result, list) else result.name
 
 
-def _compare(tf1, build, structure: bool = True):
+def _compare(tf1, build):
     """Builds with our losses and TF's, compares graphs, values and the LOSSES collection (or the errors)."""
     tf_p = _placeholders(tf1)
     try:
@@ -88,10 +84,9 @@ def _compare(tf1, build, structure: bool = True):
     with tf1.Session() as sess:
         real = sess.run(tf_loss, _feed(tf_p))
     tf_rows = describe_tf(tf1.get_default_graph())
-    if structure:
-        for index, (a, b) in enumerate(zip(rows, tf_rows)):
-            assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
-        assert len(rows) == len(tf_rows)
+    for index, (a, b) in enumerate(zip(rows, tf_rows)):
+        assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
+    assert len(rows) == len(tf_rows)
     assert _names(loss) == _names(tf_loss)
     assert collection == [t.name for t in tf1.get_collection(tf1.GraphKeys.LOSSES)]
     np.testing.assert_allclose(mine, real, rtol=2e-6, atol=1e-7)
@@ -102,7 +97,7 @@ def _compare(tf1, build, structure: bool = True):
 @pytest.mark.parametrize("loss", sorted(LOSSES))
 def test_loss_matches_tensorflow_per_weighting(tf1, loss, weights):
     w = {} if WEIGHTS[weights] is None else {"weights": WEIGHTS[weights]}
-    _compare(tf1, lambda l, p: LOSSES[loss](l, p, w, {}), structure=not loss.startswith(NN_XENT))
+    _compare(tf1, lambda l, p: LOSSES[loss](l, p, w, {}))
 
 
 @pytest.mark.tf
@@ -111,14 +106,14 @@ def test_loss_matches_tensorflow_per_weighting(tf1, loss, weights):
 def test_loss_matches_tensorflow_per_reduction(tf1, loss, reduction):
     def build(l, p):
         return LOSSES[loss](l, p, {"weights": WEIGHTS["per_sample"]}, {"reduction": getattr(l.Reduction, reduction)})
-    _compare(tf1, build, structure=not loss.startswith(NN_XENT))
+    _compare(tf1, build)
 
 
 @pytest.mark.tf
 @pytest.mark.parametrize("weights", sorted(SPARSE_WEIGHTS))
 def test_sparse_softmax_cross_entropy_matches_tensorflow(tf1, weights):
     w = {} if SPARSE_WEIGHTS[weights] is None else {"weights": SPARSE_WEIGHTS[weights]}
-    _compare(tf1, lambda l, p: l.sparse_softmax_cross_entropy(p["sparse"], p["logits"], **w), structure=False)
+    _compare(tf1, lambda l, p: l.sparse_softmax_cross_entropy(p["sparse"], p["logits"], **w))
 
 
 @pytest.mark.tf
