@@ -62,7 +62,7 @@ def adam(s) -> None:
     """
     one = _one(s)
     alpha = s.lr * np.sqrt(one - s.beta2_power) / (one - s.beta1_power)
-    step = np.subtract(s.grad, s.m)
+    step = np.subtract(s.grad, s.m, out=np.empty_like(s.m))  # an array also for scalar variables
     step *= one - s.beta1
     s.m += step
     np.square(s.grad, out=step)
