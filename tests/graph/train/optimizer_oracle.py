@@ -10,6 +10,7 @@ same builder runs with ``graph.compat.v1`` and with ``tensorflow.compat.v1``.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import graph.compat.v1 as ours
 from graph.core.indexed_slices import IndexedSlices
@@ -68,14 +69,17 @@ def op_rows(graph, class_of) -> list:
 
 
 def tf_class(op) -> list:
+    """The colocation list (``_class`` attr) of a TensorFlow op."""
     return [c.decode() for c in op.node_def.attr["_class"].list.s] if "_class" in op.node_def.attr else []
 
 
 def our_class(op) -> list:
+    """The colocation list (``_class`` attr) of one of our ops, as str."""
     return [c.decode() if isinstance(c, bytes) else c for c in op.get_attr("_class")] if "_class" in op.attrs else []
 
 
 def variable_rows(variables) -> list:
+    """(name, shape, base dtype) of each variable."""
     return [(v.name, v.shape.as_list(), v.dtype.base_dtype.name) for v in variables]
 
 
@@ -89,10 +93,12 @@ def train(sess, model, steps: int) -> list:
 
 
 def values(sess, variables) -> dict:
+    """{variable name: value in ``sess``}."""
     return {v.name: sess.run(v) for v in variables}
 
 
 def assert_same_values(mine: dict, theirs: dict) -> None:
+    """The same variable names, with values equal to float32 precision."""
     assert sorted(mine) == sorted(theirs)
     for name in theirs:
         np.testing.assert_allclose(mine[name], theirs[name], rtol=1e-5, atol=1e-7, err_msg=name)
@@ -124,7 +130,7 @@ def check_against_tf(tf1, make_optimizer, sparse: bool = False) -> None:
         assert sess.run(mine["step"]) == STEPS
 
 
-def _continue_from(restore, session, model, variables) -> tuple[list, dict]:
+def _continue_from(restore, session, model, variables) -> tuple[list, dict, int]:
     """Restores into a fresh (uninitialized) ``session``, trains 3 more steps: (losses, values, global step)."""
     restore(session)
     losses = train(session, model, 3)
@@ -163,3 +169,27 @@ def check_checkpoints(tf1, make_optimizer, tmp_path, sparse: bool = False) -> No
         np.testing.assert_allclose(losses, expected_losses, rtol=1e-5)
         assert_same_values(state, expected_state)
         assert step == expected_step == 6
+
+
+def oracle_tests(cases: list, checkpoint_cases: list | None = None) -> tuple:
+    """The two tests of an optimizer's module: ``check_against_tf`` on every case, dense and sparse, and
+    ``check_checkpoints`` on ``checkpoint_cases`` (the last case by default).
+
+    A test module binds them to ``test_*`` names: ``test_matches_tensorflow, test_checkpoints_cross_restore =
+    oracle_tests(CASES)``; each call makes new functions, so the marks of one module never reach another.
+    """
+    sparse_and_dense = pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+
+    @pytest.mark.tf
+    @pytest.mark.parametrize("make", cases)
+    @sparse_and_dense
+    def test_matches_tensorflow(tf1, make, sparse):
+        check_against_tf(tf1, make, sparse)
+
+    @pytest.mark.tf
+    @pytest.mark.parametrize("make", cases[-1:] if checkpoint_cases is None else checkpoint_cases)
+    @sparse_and_dense
+    def test_checkpoints_cross_restore(tf1, tmp_path, make, sparse):
+        check_checkpoints(tf1, make, tmp_path, sparse)
+
+    return test_matches_tensorflow, test_checkpoints_cross_restore

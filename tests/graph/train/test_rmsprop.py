@@ -17,15 +17,4 @@ CASES = [
 ]
 
 
-@pytest.mark.tf
-@pytest.mark.parametrize("make", CASES)
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
-def test_matches_tensorflow(tf1, make, sparse):
-    oracle.check_against_tf(tf1, make, sparse)
-
-
-@pytest.mark.tf
-@pytest.mark.parametrize("make", CASES[-1:])
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
-def test_checkpoints_cross_restore(tf1, tmp_path, make, sparse):
-    oracle.check_checkpoints(tf1, make, tmp_path, sparse)
+test_matches_tensorflow, test_checkpoints_cross_restore = oracle.oracle_tests(CASES)
