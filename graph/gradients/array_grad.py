@@ -220,6 +220,11 @@ def _mirror_pad_grad_grad(op, grad):
     return [pad_ops.pad(grad, op.inputs[1], mode=op.get_attr("mode").decode()), None]
 
 
+@RegisterGradient("ReverseV2")
+def _reverse_v2_grad(op, grad):
+    return array_ops.reverse(grad, op.inputs[1]), None
+
+
 # ----------------------------------------------------------------- GatherV2
 @RegisterGradient("GatherV2")
 def _gather_v2_grad(op, grad):

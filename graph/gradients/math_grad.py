@@ -200,10 +200,9 @@ def _squared_difference_grad(op, grad):
 
 
 def _scalar_mul(scalar, x):
-    """TF's math_ops.scalar_mul: a Const ``scalar`` of x's dtype, then ``Mul`` named ``scalar_mul``."""
+    """TF's math_ops.scalar_mul: a Const ``scalar`` of x's dtype, then a ``Mul`` (no scope of its own)."""
     scalar = constant_ops.constant(scalar, dtype=x.dtype.base_dtype, name="scalar")
-    with name_scope(None, "scalar_mul", [scalar, x]) as scope:
-        return math_ops.multiply(scalar, x, name=scope)
+    return math_ops.multiply(scalar, x)
 
 
 @RegisterGradient("Atan2")

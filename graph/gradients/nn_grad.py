@@ -122,6 +122,35 @@ def _softplus_grad_grad(op, grad):
         return ddy, d2x
 
 
+@RegisterGradient("LeakyRelu")
+def _leaky_relu_grad(op, grad):
+    return nn_grad_ops.leaky_relu_grad(grad, op.inputs[0], alpha=op.get_attr("alpha"))
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, grad):
+    x = op.inputs[1]
+    return nn_grad_ops.leaky_relu_grad(grad, x, alpha=op.get_attr("alpha")), array_fill_ops.zeros_like(x)
+
+
+@RegisterGradient("Selu")
+def _selu_grad(op, grad):
+    return nn_grad_ops.selu_grad(grad, op.outputs[0])
+
+
+@RegisterGradient("SeluGrad")
+def _selu_grad_grad(op, grad):
+    selu_x = op.inputs[1]
+    return (nn_grad_ops.selu_grad(grad, selu_x),
+            array_index_ops.where(selu_x < 0.0, grad * op.inputs[0], array_fill_ops.zeros_like(selu_x)))
+
+
+@RegisterGradient("Softsign")
+def _softsign_grad(op, grad):
+    # SoftsignGrad has no gradient in TF: second derivatives stop here, as there.
+    return nn_grad_ops.softsign_grad(grad, op.inputs[0])
+
+
 # ----------------------------------------------------------------- L2Loss, cross entropies
 @RegisterGradient("L2Loss")
 def _l2_loss_grad(op, grad):

@@ -10,6 +10,8 @@ gradient graph names match TensorFlow's.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
@@ -26,14 +28,23 @@ def _shape_tuple(tensor):
     return None if tensor.shape.ndims is None else tuple(tensor.shape.as_list())
 
 
-def _static_sum_shapes(input_shape: tuple, axes: np.ndarray):
-    """(kept-dims shape, tile multiples) for a static reduction, building the ops TF's _SafeShapeDiv adds."""
-    kept = np.array(input_shape, dtype=np.int32)
-    kept[np.array(axes, dtype=np.int32).reshape(-1)] = 1
-    # TF evaluates `input_shape // maximum(kept, 1)` by constant folding after building it.
-    _ = input_shape // math_ops.maximum(kept, 1)
-    multiples = np.array(input_shape, dtype=np.int64) // np.maximum(kept, 1)
-    return tuple(int(d) for d in kept), tuple(int(d) for d in multiples)
+# graph -> {(input shape, axes): (kept-dims shape, tile multiples)}: TF's Graph._reduced_shape_cache.
+_REDUCED_SHAPE_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _static_sum_shapes(graph, input_shape: tuple, axes: np.ndarray):
+    """(kept-dims shape, tile multiples) for a static reduction, building the ops TF's _SafeShapeDiv adds
+    the first time a graph asks for this (shape, axes) pair only, as TF caches them per graph."""
+    key = (input_shape, tuple(np.asarray(axes).reshape(-1).tolist()))
+    cache = _REDUCED_SHAPE_CACHE.setdefault(graph, {})
+    if key not in cache:
+        kept = np.array(input_shape, dtype=np.int32)
+        kept[np.array(axes, dtype=np.int32).reshape(-1)] = 1
+        # TF evaluates `input_shape // maximum(kept, 1)` by constant folding after building it.
+        _ = input_shape // math_ops.maximum(kept, 1)
+        multiples = np.array(input_shape, dtype=np.int64) // np.maximum(kept, 1)
+        cache[key] = tuple(int(d) for d in kept), tuple(int(d) for d in multiples)
+    return cache[key]
 
 
 @RegisterGradient("Sum")
@@ -52,7 +63,7 @@ def _sum_grad(op, grad):
                     shape = array_ops.shape(x)
                 return [array_concat_ops.tile(grad, shape), None]
             if None not in input_shape:
-                kept, multiples = _static_sum_shapes(input_shape, axes)
+                kept, multiples = _static_sum_shapes(x.graph, input_shape, axes)
                 grad = array_ops.reshape(grad, kept)
                 return [array_concat_ops.tile(grad, multiples), None]
     shape = array_ops.shape(x)

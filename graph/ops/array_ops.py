@@ -23,7 +23,7 @@ from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import constant_ops as ops
 
 __all__ = [
-    "reshape", "transpose", "expand_dims", "squeeze", "shape", "shape_internal", "size", "size_internal", "rank",
+    "reshape", "transpose", "reverse", "expand_dims", "squeeze", "shape", "shape_internal", "size", "size_internal", "rank",
     "rank_internal", "broadcast_static_shape",
 ]
 
@@ -169,6 +169,37 @@ def transpose(a, perm=None, name: str = "transpose", conjugate: bool = False) ->
         op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
         return _apply(op_type, graph, scope, [a, perm],
                       {"T": a.dtype.base_dtype, "Tperm": perm.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- ReverseV2
+def _compute_reverse(ctx, op, inputs):
+    tensor, axis = np.asarray(inputs[0]), np.asarray(inputs[1])
+    if axis.ndim != 1:
+        raise errors.InvalidArgumentError(None, op, f"'dims' must be 1-dimension, not {axis.ndim}")
+    seen = set()
+    for index, value in enumerate(axis.tolist()):
+        canonical = value + tensor.ndim if value < 0 else value
+        if not 0 <= canonical < tensor.ndim:  # TF's text, closing bracket missing
+            raise errors.InvalidArgumentError(
+                None, op, f"'axis'[{index}] = {value} is out of valid range [0, {tensor.ndim - 1}")
+        if canonical in seen:
+            raise errors.InvalidArgumentError(None, op, f"axis {canonical} specified more than once.")
+        seen.add(canonical)
+    return np.ascontiguousarray(np.flip(tensor, tuple(seen))) if seen else tensor
+
+
+kernels.register("ReverseV2", infer=lambda op: [(op._inputs[0].dtype.base_dtype, op._inputs[0].shape)],
+                 compute=_compute_reverse)
+
+
+def reverse(tensor, axis, name: str | None = None) -> Tensor:
+    """``tensor`` with the dimensions in ``axis`` reversed (``ReverseV2``; TF's ``tf.reverse``)."""
+    graph = graph_lib._graph_of([tensor, axis])
+    with graph.as_default(), graph.name_scope(name or "ReverseV2") as scope:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        axis = convert_to_tensor(axis, name="axis")  # no preferred int32: an int64 array stays int64, as in TF
+        return _apply("ReverseV2", graph, scope, [tensor, axis],
+                      {"T": tensor.dtype.base_dtype, "Tidx": axis.dtype.base_dtype})._outputs[0]
 
 
 # ----------------------------------------------------------------- ExpandDims, Squeeze

@@ -1,10 +1,11 @@
-"""The ops neural-network gradients are built from: ReluGrad, Relu6Grad, EluGrad, SoftplusGrad, BiasAddGrad.
+"""The ops neural-network gradients are built from: the activations' ``*Grad`` ops and BiasAddGrad.
 
 TensorFlow's op types, input names and attrs (``gen_nn_ops``).  Each activation gradient
 takes the incoming ``gradients`` first, then what the derivative is written in: the
-forward *output* for Relu (``features`` = relu(x), positive exactly where x is), Relu6
-and Elu (``outputs``), the forward *input* for Softplus.  ``BiasAddGrad`` sums
-``out_backprop`` over every dimension but the channel one (``data_format``).
+forward *output* for Relu (``features`` = relu(x), positive exactly where x is), Relu6,
+Elu and Selu (``outputs``), the forward *input* for Softplus, LeakyRelu (with its ``alpha``)
+and Softsign.  ``BiasAddGrad`` sums ``out_backprop`` over every dimension but the channel one
+(``data_format``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 
-__all__ = ["relu_grad", "relu6_grad", "elu_grad", "softplus_grad", "bias_add_grad"]
+__all__ = ["relu_grad", "relu6_grad", "elu_grad", "softplus_grad", "leaky_relu_grad", "selu_grad", "softsign_grad",
+           "bias_add_grad"]
+
+_SELU_SCALE = 1.0507009873554804934193349852946  # TF's selu functor constants
+_SELU_SCALE_ALPHA = 1.7580993408473768599402175208123
 
 
 def _infer_merged(op):
@@ -49,17 +54,29 @@ _DERIVATIVES = {
     "Relu6Grad": lambda dy, y: np.where((y > 0) & (y < 6), dy, 0),
     "EluGrad": lambda dy, y: np.where(y < 0, dy * (y + 1), dy),
     "SoftplusGrad": _softplus_derivative,
+    "SeluGrad": lambda dy, y: np.where(y < 0, dy * (y + y.dtype.type(_SELU_SCALE_ALPHA)),
+                                       dy * y.dtype.type(_SELU_SCALE)),
+    "SoftsignGrad": lambda dy, x: dy / np.square(x.dtype.type(1) + np.abs(x)),
 }
 for _type, _derivative in _DERIVATIVES.items():
     kernels.register(_type, infer=_infer_merged, compute=_activation_kernel(_derivative))
 
 
-def _activation_grad(op_type: str, gradients, features, features_name: str, name: str | None) -> Tensor:
+def _leaky_relu_grad_kernel(ctx, op, inputs):
+    alpha = np.asarray(inputs[1]).dtype.type(op._attrs.get("alpha", 0.2))
+    return _activation_kernel(lambda dy, x: np.where(x > 0, dy, dy * alpha))(ctx, op, inputs)
+
+
+kernels.register("LeakyReluGrad", infer=_infer_merged, compute=_leaky_relu_grad_kernel, default_attrs={"alpha": 0.2})
+
+
+def _activation_grad(op_type: str, gradients, features, features_name: str, name: str | None,
+                     attrs: dict | None = None) -> Tensor:
     with name_scope(name, op_type, [gradients, features]) as scope:
         gradients = convert_to_tensor(gradients, name="gradients")
         features = convert_to_tensor(features, dtype=gradients.dtype.base_dtype, name=features_name)
         return gradients.graph.create_op(op_type, [gradients, features], name=scope,
-                                         attrs={"T": gradients.dtype.base_dtype})._outputs[0]
+                                         attrs={"T": gradients.dtype.base_dtype, **(attrs or {})})._outputs[0]
 
 
 def relu_grad(gradients, features, name: str | None = None) -> Tensor:
@@ -80,6 +97,21 @@ def elu_grad(gradients, outputs, name: str | None = None) -> Tensor:
 def softplus_grad(gradients, features, name: str | None = None) -> Tensor:
     """``gradients * sigmoid(features)`` (``SoftplusGrad``)."""
     return _activation_grad("SoftplusGrad", gradients, features, "features", name)
+
+
+def leaky_relu_grad(gradients, features, alpha: float = 0.2, name: str | None = None) -> Tensor:
+    """``gradients`` where LeakyRelu's input ``features`` is positive, else ``alpha * gradients``."""
+    return _activation_grad("LeakyReluGrad", gradients, features, "features", name, {"alpha": float(np.float32(alpha))})
+
+
+def selu_grad(gradients, outputs, name: str | None = None) -> Tensor:
+    """``gradients * (outputs + scale * alpha)`` where Selu's ``outputs`` < 0, else ``gradients * scale``."""
+    return _activation_grad("SeluGrad", gradients, outputs, "outputs", name)
+
+
+def softsign_grad(gradients, features, name: str | None = None) -> Tensor:
+    """``gradients / (1 + abs(features)) ** 2`` (``SoftsignGrad``)."""
+    return _activation_grad("SoftsignGrad", gradients, features, "features", name)
 
 
 # ----------------------------------------------------------------- BiasAddGrad

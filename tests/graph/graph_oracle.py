@@ -152,3 +152,17 @@ def assert_same_graph(tf1, build):
         assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
     assert len(mine) == len(real), [row[0] for row in mine[len(real):]] + [row[0] for row in real[len(mine):]]
     return (ours, ours_result), (theirs, theirs_result)
+
+
+def assert_same_graph_v1(tf1, build):
+    """``assert_same_graph`` with ``graph.compat.v1`` itself as ours: checks the public names' wiring too."""
+    ours = graph_lib.Graph()
+    with ours.as_default():
+        ours_result = build(compat_v1)
+    theirs_result = build(tf1)
+    theirs = tf1.get_default_graph()
+    mine, real = describe_ours(ours), describe_tf(theirs)
+    for index, (a, b) in enumerate(zip(mine, real)):
+        assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
+    assert len(mine) == len(real), [row[0] for row in mine[len(real):]] + [row[0] for row in real[len(mine):]]
+    return (ours, ours_result), (theirs, theirs_result)

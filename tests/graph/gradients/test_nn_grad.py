@@ -11,6 +11,7 @@ from tests.graph.gradients.gradient_checks import OURS, check_numerically, compa
 # Values kept away from the kinks of relu (0) and relu6 (0, 6), where the derivative jumps.
 X = np.array([[1.25, -2.0, 3.5, 0.5, -0.75], [7.0, -0.25, 5.5, -3.0, 6.5]])
 IMAGES = np.linspace(-2.0, 2.0, 2 * 3 * 2 * 4).reshape(2, 3, 2, 4)
+PROBS_AXIS1 = np.abs(IMAGES) / np.abs(IMAGES).sum(axis=1, keepdims=True)  # the backprop assumes distributions
 LABELS = np.array([[0.1, 0.2, 0.3, 0.25, 0.15], [0.0, 1.0, 0.0, 0.0, 0.0]])
 
 CASES = {
@@ -25,6 +26,24 @@ CASES = {
     "bias_add_nchw": (lambda tf, x, b: tf.nn.bias_add(x, b, data_format="NCHW"), [IMAGES, np.array([0.5, -1.0, 2.0])]),
     "bias_add_nhwc_rank4": (lambda tf, x, b: tf.nn.bias_add(x, b), [IMAGES, np.array([0.5, -1.0, 2.0, 1.0])]),
     "l2_loss": (lambda tf, x: tf.nn.l2_loss(x), [X]),
+    "leaky_relu": (lambda tf, x: tf.nn.leaky_relu(x), [X]),
+    "leaky_relu_alpha": (lambda tf, x: tf.nn.leaky_relu(x, alpha=1.5), [X]),
+    "selu": (lambda tf, x: tf.nn.selu(x), [X]),
+    "softsign": (lambda tf, x: tf.nn.softsign(x), [X]),
+    "crelu": (lambda tf, x: tf.nn.crelu(x, axis=0), [X]),
+    "moments": (lambda tf, x: tf.add_n(list(tf.nn.moments(x, axes=[1]))), [X]),
+    "moments_keep_dims": (lambda tf, x: tf.nn.moments(x, axes=[0, 1], keep_dims=True)[1], [X]),
+    "l2_normalize": (lambda tf, x: tf.nn.l2_normalize(x, axis=1), [X]),
+    "sigmoid_xent": (lambda tf, x, labels: tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=x),
+                     [X, LABELS]),
+    "weighted_xent": (lambda tf, x, labels: tf.nn.weighted_cross_entropy_with_logits(labels=labels, logits=x,
+                                                                                      pos_weight=2.5), [X, LABELS]),
+    "reverse": (lambda tf, x: tf.reverse(x, [1]) * X, [X]),
+    "reverse_both": (lambda tf, x: tf.reverse(x, [0, -1]) * X, [X]),
+    "softmax_xent_rank3_axis1": (lambda tf, x, labels: tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=labels, logits=x, axis=1), [IMAGES, PROBS_AXIS1]),
+    "sparse_softmax_xent_rank3": (lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=[[0, 1], [2, 3], [1, 1]], logits=x), [IMAGES[0]]),
     "softmax_xent_v2": (lambda tf, x, labels: tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=x),
                         [X, LABELS]),
     "softmax_xent_v1": (lambda tf, x, labels: tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x),
@@ -63,6 +82,8 @@ SECOND_ORDER = {
     "log_softmax": (lambda tf, x: tf.nn.log_softmax(x), [X]),
     "bias_add": (lambda tf, x, b: tf.square(tf.nn.bias_add(x, b)), [X, X[1] / 4]),
     "softmax_xent": (lambda tf, x: tf.nn.softmax_cross_entropy_with_logits_v2(labels=LABELS, logits=x), [X]),
+    "leaky_relu": (lambda tf, x: tf.nn.leaky_relu(x, alpha=0.3) * x, [X]),
+    "selu": (lambda tf, x: tf.nn.selu(x), [X]),
     "sparse_softmax_xent": (lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 4], logits=x),
                             [X]),
 }
@@ -101,7 +122,8 @@ def test_declarations_match_tensorflow():
     tf_registry = pytest.importorskip("tensorflow.python.framework.ops")._gradient_registry
     for op_type in ("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "EluGrad", "Softplus", "SoftplusGrad",
                     "Softmax", "LogSoftmax", "BiasAdd", "BiasAddGrad", "L2Loss", "SoftmaxCrossEntropyWithLogits",
-                    "SparseSoftmaxCrossEntropyWithLogits"):
+                    "SparseSoftmaxCrossEntropyWithLogits", "LeakyRelu", "LeakyReluGrad", "Selu", "SeluGrad",
+                    "Softsign", "ReverseV2"):
         assert registry.lookup(op_type) is not None and tf_registry.lookup(op_type) is not None, op_type
 
 

@@ -8,8 +8,7 @@ from graph.core import graph as graph_lib
 from graph.ops import constant_ops as ops
 from graph.ops import nn_xent_ops
 from graph.runtime import session
-import graph.compat.v1 as ours_tf
-from tests.graph.graph_oracle import describe_ours, describe_tf
+from tests.graph.graph_oracle import assert_same_graph_v1 as assert_same_graph
 
 RNG = np.random.RandomState(3)
 LOGITS = RNG.randn(2, 3, 4).astype(np.float32)
@@ -42,19 +41,6 @@ SPARSE_CASES = {
                       lambda nn, x, y: nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)),
     "unknown_rank": (None, None, lambda nn, x, y: nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)),
 }
-
-
-def assert_same_graph(tf1, build):
-    """Builds with ``graph.compat.v1`` and with TF, asserts the graphs agree op by op; returns both results."""
-    with graph_lib.Graph().as_default() as ours:
-        ours_result = build(ours_tf)
-    theirs_result = build(tf1)
-    theirs = tf1.get_default_graph()
-    mine, real = describe_ours(ours), describe_tf(theirs)
-    for index, (a, b) in enumerate(zip(mine, real)):
-        assert a == b, f"op #{index} differs:\n ours: {a}\n   tf: {b}"
-    assert len(mine) == len(real), [row[0] for row in mine[len(real):]] + [row[0] for row in real[len(mine):]]
-    return (ours, ours_result), (theirs, theirs_result)
 
 
 def _values(logits_shape, sparse: bool):
