@@ -88,11 +88,13 @@ _TOP_LEVEL_ALIASES = {
     "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+    "pad": "graph.ops.pad_ops:pad",
 }
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
-    "nn": (("graph.ops.nn_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl"), {}, frozenset()),
+    "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl"), {},
+           frozenset()),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "cumsum": "graph.ops.math_grad_ops:cumsum",
