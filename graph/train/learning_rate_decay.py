@@ -23,18 +23,30 @@ __all__ = [
 
 
 def _initial_rate(learning_rate) -> Tensor:
+    """The learning rate as a tensor, named as TF's schedules name it."""
     return convert_to_tensor(learning_rate, name="initial_learning_rate")
 
 
+def _rate_and_decay_fraction(learning_rate, global_step, decay_steps, decay_rate, staircase: bool) -> tuple:
+    """(rate, decay_rate, global_step / decay_steps floored if ``staircase``), all in the rate's dtype.
+
+    The opening ExponentialDecay and InverseTimeDecay share, in TensorFlow's op order.
+    """
+    rate = _initial_rate(learning_rate)
+    dtype = rate.dtype
+    decay_steps = math_ops.cast(decay_steps, dtype)
+    decay_rate = math_ops.cast(decay_rate, dtype)
+    p = math_ops.cast(global_step, dtype) / decay_steps
+    if staircase:
+        p = math_ops.floor(p)
+    return rate, decay_rate, p
+
+
 def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name) -> Tensor:
+    """ExponentialDecay: ``learning_rate * decay_rate ** p``."""
     with name_scope(name, "ExponentialDecay") as scope:
-        rate = _initial_rate(learning_rate)
-        dtype = rate.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
+        rate, decay_rate, p = _rate_and_decay_fraction(learning_rate, global_step, decay_steps, decay_rate,
+                                                       staircase)
         return math_ops.multiply(rate, math_ops.pow(decay_rate, p), name=scope)
 
 
@@ -82,6 +94,7 @@ def piecewise_constant(x, boundaries, values, name: str | None = None) -> Tensor
 
 
 def _flatten(items) -> list:
+    """The leaves of nested lists and tuples, in order (TF's nest.flatten on boundaries and values)."""
     if isinstance(items, (list, tuple)):
         return [leaf for item in items for leaf in _flatten(item)]
     return [items]
@@ -112,14 +125,9 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
                        name: str | None = None) -> Tensor:
     """``learning_rate / (1 + decay_rate * global_step / decay_steps)``, the ratio floored if ``staircase``."""
     with name_scope(name, "InverseTimeDecay") as scope:
-        rate = _initial_rate(learning_rate)
-        dtype = rate.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
-        one = math_ops.cast(constant_ops.constant(1), dtype)
+        rate, decay_rate, p = _rate_and_decay_fraction(learning_rate, global_step, decay_steps, decay_rate,
+                                                       staircase)
+        one = math_ops.cast(constant_ops.constant(1), rate.dtype)
         denominator = math_ops.add(one, math_ops.multiply(decay_rate, p))
         return math_ops.divide(rate, denominator, name=scope)
 
@@ -171,6 +179,13 @@ def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2
         return math_ops.multiply(rate, decayed, name=scope)
 
 
+def _linear_cosine(rate, step, decay_steps, linear_decayed, num_periods, alpha, beta, name: str) -> Tensor:
+    """``rate * ((alpha + linear_decayed) * cosine + beta)``: the end both linear cosine schedules share."""
+    completed_fraction = step / decay_steps  # before the 2.0 * num_periods product: TF's op order
+    cosine_decayed = _cosine(2.0 * num_periods * completed_fraction)
+    return math_ops.multiply(rate, (alpha + linear_decayed) * cosine_decayed + beta, name=name)
+
+
 def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0, beta=0.001,
                         name: str | None = None) -> Tensor:
     """``learning_rate * ((alpha + linear) * cosine + beta)`` with ``linear = 1 - step / decay_steps`` and
@@ -182,9 +197,7 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         num_periods, alpha, beta = (math_ops.cast(value, dtype) for value in (num_periods, alpha, beta))
         step = math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
         linear_decayed = (decay_steps - step) / decay_steps
-        completed_fraction = step / decay_steps
-        cosine_decayed = _cosine(2.0 * num_periods * completed_fraction)
-        return math_ops.multiply(rate, (alpha + linear_decayed) * cosine_decayed + beta, name=scope)
+        return _linear_cosine(rate, step, decay_steps, linear_decayed, num_periods, alpha, beta, scope)
 
 
 def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
@@ -203,6 +216,4 @@ def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_v
         variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
         std = math_ops.sqrt(variance)
         noisy_linear_decayed = linear_decayed + random_ops.random_normal(linear_decayed.shape, stddev=std)
-        completed_fraction = step / decay_steps
-        cosine_decayed = _cosine(2.0 * num_periods * completed_fraction)
-        return math_ops.multiply(rate, (alpha + noisy_linear_decayed) * cosine_decayed + beta, name=scope)
+        return _linear_cosine(rate, step, decay_steps, noisy_linear_decayed, num_periods, alpha, beta, scope)
