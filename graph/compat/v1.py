@@ -89,14 +89,18 @@ _TOP_LEVEL_ALIASES = {
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
     "pad": "graph.ops.pad_ops:pad",
+    "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
 }
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
-    "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl"), {},
-           frozenset()),
+    "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
+            "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops"), {},
+           frozenset(("count_nonzero", "fused_batch_norm_grad_v3"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
+        "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
+        "zero_fraction": "graph.ops.nn_statistics:zero_fraction",
         "cumsum": "graph.ops.math_grad_ops:cumsum",
         "cumprod": "graph.ops.math_grad_ops:cumprod",
         "unsorted_segment_sum": "graph.ops.math_grad_ops:unsorted_segment_sum",
