@@ -13,7 +13,6 @@ sets below keep them out, so ``dir(tf)`` lists only names real ``tensorflow.comp
 # Imports are underscored and there is no ``from __future__ import annotations``: every global of this
 # module is reachable as ``tf.<name>``, so only TensorFlow's names may be unprefixed.
 import importlib as _importlib
-import logging as _logging
 import sys as _sys
 import types as _types
 
@@ -88,6 +87,7 @@ _TOP_LEVEL_ALIASES = {
     "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+    "get_logger": "graph.platform.tf_logging:get_logger",
     "pad": "graph.ops.pad_ops:pad",
     "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
 }
@@ -113,6 +113,11 @@ _NAMESPACES = {
         "transpose": "graph.ops.linalg_ops:matrix_transpose",
     }, frozenset(("matrix_diag_part",))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
+    "app": ("graph.platform.app", {"flags": "graph.compat.v1:flags"}, frozenset()),  # tf.app.flags is tf.flags
+    "flags": ("graph.platform.flags", {}, frozenset()),
+    "logging": ("graph.platform.tf_logging", {}, frozenset(("get_logger",))),
+    "gfile": ("graph.platform.gfile", {}, frozenset(("FileStatistics",))),
+    "compat": ("graph.platform.compat", {}, frozenset()),
     "errors": ("graph.errors", {}, frozenset()),
     "random": ("graph.ops.random_ops", {
         "normal": "graph.ops.random_ops:random_normal",
@@ -234,39 +239,6 @@ for _name, (_module, _aliases, _excluded) in _NAMESPACES.items():
     globals()[_name] = _Namespace(_name, _module, _aliases, _excluded)
 
 
-class _Logging(_types.ModuleType):
-    """``tf.logging``: TF1's logging names over Python's logging module."""
-
-    DEBUG, INFO, WARN, ERROR, FATAL = _logging.DEBUG, _logging.INFO, _logging.WARNING, _logging.ERROR, _logging.FATAL
-
-    def __init__(self):
-        super().__init__(f"{__name__}.logging")
-        self._logger = _logging.getLogger("graph")
-
-    def set_verbosity(self, level):
-        self._logger.setLevel(level)
-
-    def get_verbosity(self):
-        return self._logger.getEffectiveLevel()
-
-    def debug(self, msg, *args):
-        self._logger.debug(msg, *args)
-
-    def info(self, msg, *args):
-        self._logger.info(msg, *args)
-
-    def warning(self, msg, *args):
-        self._logger.warning(msg, *args)
-
-    warn = warning
-
-    def error(self, msg, *args):
-        self._logger.error(msg, *args)
-
-
-logging = _Logging()
-
-
 def disable_eager_execution() -> None:
     """Accepted for TF1 scripts; this emulator always builds graphs."""
 
@@ -300,7 +272,7 @@ def __getattr__(name: str):
 
 
 # This module's own tf names (the rest of its globals are imports and helpers).
-_OWN_NAMES = ("logging", "disable_eager_execution", "disable_v2_behavior", "disable_v2_tensorshape",
+_OWN_NAMES = ("disable_eager_execution", "disable_v2_behavior", "disable_v2_tensorshape",
               "executing_eagerly")
 
 
