@@ -26,7 +26,6 @@ from graph.ops import math_grad_ops
 from graph.ops import math_ops
 from graph.ops import pad_ops
 from graph.ops import reduction_ops
-from graph.ops import reduction_ops
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
 
@@ -88,8 +87,8 @@ def _dense_mask_and_begin(sizes, concat_dim):
 def _concat_dense_grad(grad, concat_dim, input_values):
     if concat_dim.op.type == "Const":
         # A Const built inside a cond branch stays there; the gradient graph gets its own copy (as TF).
-        grad_context = control_flow_ops._get_context(grad.op)
-        if control_flow_ops._get_context(concat_dim.op) is not grad_context:
+        grad_context = control_flow_ops.get_control_flow_context(grad.op)
+        if control_flow_ops.get_control_flow_context(concat_dim.op) is not grad_context:
             concat_dim = constant_ops.constant(constant_ops.constant_value(concat_dim), dtype=concat_dim.dtype)
     non_neg_concat_dim = concat_dim % array_ops.rank(input_values[0])
     sizes = _input_shapes(input_values)
@@ -218,6 +217,11 @@ def _mirror_pad_grad(op, grad):
 @RegisterGradient("MirrorPadGrad")
 def _mirror_pad_grad_grad(op, grad):
     return [pad_ops.pad(grad, op.inputs[1], mode=op.get_attr("mode").decode()), None]
+
+
+@RegisterGradient("IdentityN")
+def _identity_n_grad(op, *grads):
+    return grads
 
 
 @RegisterGradient("ReverseV2")

@@ -23,7 +23,6 @@ from graph.ops import constant_ops
 from graph.ops import control_flow_ops
 from graph.ops import math_ops
 from graph.ops import reduction_ops
-from graph.ops import reduction_ops
 
 __all__ = ["zeros_like_output"]
 
@@ -38,7 +37,7 @@ def zeros_like_output(op, index: int):
     own output is dead.  Everything else gets ``zeros_like`` of the output.
     """
     value = op.outputs[index]
-    context = control_flow_ops._get_context(op) if op.type in _SWITCH_TYPES else None
+    context = control_flow_ops.get_control_flow_context(op) if op.type in _SWITCH_TYPES else None
     if context is None:
         return array_fill_ops.zeros_like(value, optimize=False)
     switch_value = control_flow_ops.switch(op.inputs[0], context.pred)[1 - context.branch]
@@ -53,9 +52,9 @@ def zeros_like_output(op, index: int):
 def _switch(data, pred, name: str = "Switch"):
     """(false output, true output) of ``data``; an IndexedSlices is switched component by component."""
     if not isinstance(data, IndexedSlices):
-        return control_flow_ops._switch_ref_or_tensor(data, pred, name=name)
+        return control_flow_ops.switch_ref_or_tensor(data, pred, name=name)
     with name_scope(name, "Switch", [data.values, data.indices, pred]) as scope:
-        values = control_flow_ops._switch_ref_or_tensor(data.values, pred, name=scope)
+        values = control_flow_ops.switch_ref_or_tensor(data.values, pred, name=scope)
         indices = control_flow_ops.switch(data.indices, pred, name="indices")
         if data.dense_shape is None:
             return IndexedSlices(values[0], indices[0]), IndexedSlices(values[1], indices[1])
@@ -95,7 +94,7 @@ def _merge(inputs, name: str):
 
 # ----------------------------------------------------------------- gradient functions
 def _switch_grad(op, *grad):
-    context = control_flow_ops._get_context(op)
+    context = control_flow_ops.get_control_flow_context(op)
     if isinstance(context, control_flow_ops.CondContext):
         # grad[1 - branch] is the zeros of the untaken side (see zeros_like_output); None means the
         # data is not trainable (an int, say), and then no gradient flows.
@@ -113,7 +112,7 @@ RegisterGradient("RefSwitch")(_switch_grad)
 
 @RegisterGradient("Merge")
 def _merge_grad(op, grad, _):
-    context = control_flow_ops._get_context(op.inputs[0].op)
+    context = control_flow_ops.get_control_flow_context(op.inputs[0].op)
     if isinstance(context, control_flow_ops.CondContext):
         # Inputs are [false branch, true branch]: exactly the outputs of a Switch on pred.
         return _switch(grad, context.pred, name="cond_grad")

@@ -158,7 +158,8 @@ def ref_switch(data, pred, name: str | None = None):
         return op._outputs[0], op._outputs[1]
 
 
-def _switch_ref_or_tensor(data, pred, name: str = "Switch"):
+def switch_ref_or_tensor(data, pred, name: str = "Switch"):
+    """``switch`` colocated with ``data``, keeping a ref input a ref (``RefSwitch``), as TF's _SwitchRefOrTensor."""
     data = convert_to_tensor(data, name="data")
     with graph_lib.colocate_with(data, ignore_existing=True):
         if data.dtype._is_ref_dtype:
@@ -254,7 +255,7 @@ class CondContext:
         graph._control_flow_context = None  # TF creates the Switch under control_dependencies(None)
         try:
             with graph.control_dependencies(None):
-                result = _switch_ref_or_tensor(result, self._pred)[self._branch]
+                result = switch_ref_or_tensor(result, self._pred)[self._branch]
         finally:
             graph._control_flow_context = saved
         if self._outer_context is not None:
@@ -296,7 +297,7 @@ class CondContext:
                 real_val = self._outer_context.AddValue(val)
                 self._values.add(real_val.name)
                 self._external_values[real_val.name] = real_val
-            real_val = _switch_ref_or_tensor(real_val, self._pred)[self._branch]
+            real_val = switch_ref_or_tensor(real_val, self._pred)[self._branch]
             self._external_values[val.name] = real_val
         else:
             external = self._external_values.get(val.name)
@@ -334,12 +335,13 @@ def set_control_flow_context(op: Operation, context) -> None:
     contexts[op.name] = context
 
 
-def _get_context(op: Operation):
+def get_control_flow_context(op: Operation):
+    """The CondContext ``op`` was built in (None outside any cond), as TF's op._get_control_flow_context."""
     return op.graph.__dict__.get("_op_control_flow_contexts", {}).get(op.name)
 
 
 def _op_in_context(op: Operation, context) -> bool:
-    current = _get_context(op)
+    current = get_control_flow_context(op)
     while current is not None:
         if current is context:
             return True
