@@ -23,7 +23,7 @@ from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import constant_ops as ops
 
 __all__ = [
-    "reshape", "transpose", "reverse", "expand_dims", "squeeze", "shape", "shape_internal", "size", "size_internal", "rank",
+    "reshape", "transpose", "reverse", "identity_n", "expand_dims", "squeeze", "shape", "shape_internal", "size", "size_internal", "rank",
     "rank_internal", "broadcast_static_shape",
 ]
 
@@ -200,6 +200,19 @@ def reverse(tensor, axis, name: str | None = None) -> Tensor:
         axis = convert_to_tensor(axis, name="axis")  # no preferred int32: an int64 array stays int64, as in TF
         return _apply("ReverseV2", graph, scope, [tensor, axis],
                       {"T": tensor.dtype.base_dtype, "Tidx": axis.dtype.base_dtype})._outputs[0]
+
+
+# ----------------------------------------------------------------- IdentityN
+kernels.register("IdentityN", infer=lambda op: [(t.dtype.base_dtype, t.shape) for t in op._inputs],
+                 compute=lambda ctx, op, inputs: list(inputs))
+
+
+def identity_n(input, name: str | None = None) -> list:
+    """Each tensor of ``input`` passed through one ``IdentityN`` op (what tf.custom_gradient hooks onto)."""
+    graph = graph_lib._graph_of(list(input))
+    with graph.as_default(), graph.name_scope(name or "IdentityN") as scope:
+        tensors = [convert_to_tensor(item, name=f"input_{index}") for index, item in enumerate(input)]
+        return list(_apply("IdentityN", graph, scope, tensors, {"T": [t.dtype.base_dtype for t in tensors]})._outputs)
 
 
 # ----------------------------------------------------------------- ExpandDims, Squeeze

@@ -29,6 +29,8 @@ CASES = {
     "leaky_relu": (lambda tf, x: tf.nn.leaky_relu(x), [X]),
     "leaky_relu_alpha": (lambda tf, x: tf.nn.leaky_relu(x, alpha=1.5), [X]),
     "selu": (lambda tf, x: tf.nn.selu(x), [X]),
+    "swish": (lambda tf, x: tf.nn.swish(x), [X]),
+    "silu_beta": (lambda tf, x: tf.nn.silu(x, beta=1.75), [X]),
     "softsign": (lambda tf, x: tf.nn.softsign(x), [X]),
     "crelu": (lambda tf, x: tf.nn.crelu(x, axis=0), [X]),
     "moments": (lambda tf, x: tf.add_n(list(tf.nn.moments(x, axes=[1]))), [X]),
@@ -123,7 +125,7 @@ def test_declarations_match_tensorflow():
     for op_type in ("Relu", "ReluGrad", "Relu6", "Relu6Grad", "Elu", "EluGrad", "Softplus", "SoftplusGrad",
                     "Softmax", "LogSoftmax", "BiasAdd", "BiasAddGrad", "L2Loss", "SoftmaxCrossEntropyWithLogits",
                     "SparseSoftmaxCrossEntropyWithLogits", "LeakyRelu", "LeakyReluGrad", "Selu", "SeluGrad",
-                    "Softsign", "ReverseV2"):
+                    "Softsign", "ReverseV2", "IdentityN"):
         assert registry.lookup(op_type) is not None and tf_registry.lookup(op_type) is not None, op_type
 
 
