@@ -89,14 +89,15 @@ _TOP_LEVEL_ALIASES = {
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
     "get_logger": "graph.platform.tf_logging:get_logger",
     "pad": "graph.ops.pad_ops:pad",
+    "custom_gradient": "graph.gradients.custom_gradient:custom_gradient",
     "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
 }
 
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
     "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
-            "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops"), {},
-           frozenset(("count_nonzero", "fused_batch_norm_grad_v3"))),
+            "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops", "graph.gradients.custom_gradient"), {},
+           frozenset(("count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
