@@ -1,4 +1,4 @@
-"""Gradients of the math ops (TensorFlow's ``math_grad.py``): elementwise arithmetic, matmul, casts and selections.
+"""Gradients of the math ops (TensorFlow's ``math_grad.py``): elementwise arithmetic, casts and selections.
 
 Each function has TensorFlow's signature ``fn(op, *grads) -> one gradient per input`` and
 builds the ops TensorFlow's builds, in the same order, so the gradient graph carries the
@@ -6,8 +6,7 @@ same names (``gradients/mul_grad/Mul``, ``.../Sum``, ``.../Reshape``).  A broadc
 binary op sums each operand's gradient over the axes it was stretched along: statically
 when the shapes say which (``_infer_reduction_axes``), else through a
 ``BroadcastGradientArgs`` op.  Reductions are in ``reduction_grad``, matrix products in
-``matmul_grad``.  Inputs are real
-here, so TensorFlow's ``conj`` calls (identities for real tensors) are left out.
+``matmul_grad``.  Inputs are real here, so TensorFlow's ``conj`` calls (identities for real tensors) are left out.
 """
 
 from __future__ import annotations
@@ -67,6 +66,7 @@ def smart_broadcast_gradient_args(x: Tensor, y: Tensor):
 
 
 def _reduce_gradient_arg(grad, shape_axes_must_reduce):
+    """``grad`` summed over the axes its operand was broadcast along and reshaped to the operand's shape."""
     shape, axes, must_reduce = shape_axes_must_reduce
     if grad is not None and must_reduce:
         grad = reduction_ops.reduce_sum(grad, axes, keepdims=True)
@@ -121,28 +121,27 @@ def _mul_grad(op, grad):
     return reduce_gradient_args(x, y, _mul(grad, y), _mul(x, grad))
 
 
+def _quotient_grad(op, grad, divide):
+    """The gradient of ``x / y`` for the division ``divide`` the op performs: (grad / y, grad * -x / y / y)."""
+    x, y = op.inputs
+    gx = divide(grad, y)
+    gy = grad * divide(divide(-x, y), y)
+    return reduce_gradient_args(x, y, gx, gy)
+
+
 @RegisterGradient("Div")
 def _div_grad(op, grad):
-    x, y = op.inputs
-    gx = math_ops.divide(grad, y)
-    gy = grad * math_ops.divide(math_ops.divide(-x, y), y)
-    return reduce_gradient_args(x, y, gx, gy)
+    return _quotient_grad(op, grad, math_ops.divide)
 
 
 @RegisterGradient("RealDiv")
 def _real_div_grad(op, grad):
-    x, y = op.inputs
-    gx = math_grad_ops.real_div(grad, y)
-    gy = grad * math_grad_ops.real_div(math_grad_ops.real_div(-x, y), y)
-    return reduce_gradient_args(x, y, gx, gy)
+    return _quotient_grad(op, grad, math_grad_ops.real_div)
 
 
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
-    x, y = op.inputs
-    gx = math_grad_ops.div_no_nan(grad, y)
-    gy = grad * math_grad_ops.div_no_nan(math_grad_ops.div_no_nan(-x, y), y)
-    return reduce_gradient_args(x, y, gx, gy)
+    return _quotient_grad(op, grad, math_grad_ops.div_no_nan)
 
 
 @RegisterGradient("FloorDiv")
