@@ -51,6 +51,7 @@ class FtrlOptimizer(optimizer.Optimizer):
         self._l1_regularization_strength_tensor = None
         self._adjusted_l2_regularization_strength_tensor = None
         self._l2_shrinkage_regularization_strength_tensor = None
+        self._beta_tensor = None
         self._accum_name = accum_name
         self._linear_name = linear_name
 
@@ -72,7 +73,7 @@ class FtrlOptimizer(optimizer.Optimizer):
         self._adjusted_l2_regularization_strength_tensor = convert_to_tensor(
             self._l2_regularization_strength + self._beta / (2. * math_ops.maximum(self._learning_rate, 1e-36)),
             name="adjusted_l2_regularization_strength")
-        self._beta_tensor = convert_to_tensor(self._beta, name="beta")
+        self._beta_tensor = convert_to_tensor(self._beta, name="beta")  # unused, but TF's graph has this Const
         self._l2_shrinkage_regularization_strength_tensor = convert_to_tensor(
             self._l2_shrinkage_regularization_strength, name="l2_shrinkage_regularization_strength")
         self._learning_rate_power_tensor = convert_to_tensor(self._learning_rate_power, name="learning_rate_power")

@@ -20,6 +20,7 @@ class MomentumOptimizer(optimizer.Optimizer):
         self._learning_rate = learning_rate
         self._momentum = momentum
         self._use_nesterov = use_nesterov
+        self._learning_rate_tensor = self._momentum_tensor = None
 
     def _create_slots(self, var_list):
         for v in var_list:

@@ -22,9 +22,9 @@ from graph.ops import math_grad_ops
 from graph.ops import scatter_ops
 from graph.ops import state_ops
 from graph.train import slot_creator
+from graph.variables import variable_collections
 from graph.variables import variables
 
-from graph.variables import variable_collections
 __all__ = ["Optimizer"]
 
 _STREAMING_MODEL_PORTS = "streaming_model_ports"  # ops.GraphKeys._STREAMING_MODEL_PORTS

@@ -20,6 +20,7 @@ class ProximalGradientDescentOptimizer(optimizer.Optimizer):
         self._learning_rate = learning_rate
         self._l1_regularization_strength = l1_regularization_strength
         self._l2_regularization_strength = l2_regularization_strength
+        self._learning_rate_tensor = None
         self._l1_regularization_strength_tensor = None
         self._l2_regularization_strength_tensor = None
 

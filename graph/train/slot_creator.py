@@ -16,7 +16,6 @@ from graph.ops import array_fill_ops
 from graph.ops import array_ops
 from graph.ops import control_flow_ops
 from graph.ops import state_ops
-from graph.ops import array_fill_ops
 from graph.variables import initializers
 from graph.variables import variable_scope
 from graph.variables import variables
