@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.base import dtypes as dtypes_lib
 from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import constant_ops as ops
-from graph.ops.array_ops import _apply, _int_tensor
+from graph.ops.array_ops import _apply, _apply_with_int_argument, _int_tensor
 
 __all__ = ["concat", "stack", "unstack", "split", "tile"]
 
@@ -174,12 +173,7 @@ kernels.register("Tile", infer=_infer_tile,
 
 def tile(input, multiples, name: str | None = None) -> Tensor:
     """``input`` repeated ``multiples[i]`` times along each axis (``Tile``)."""
-    graph = graph_lib._graph_of([input, multiples])
-    with graph.as_default(), graph.name_scope(name or "Tile") as scope:
-        input = convert_to_tensor(input, name="input")
-        multiples = _int_tensor(multiples, "multiples")
-        return _apply("Tile", graph, scope, [input, multiples],
-                      {"T": input.dtype.base_dtype, "Tmultiples": multiples.dtype.base_dtype})._outputs[0]
+    return _apply_with_int_argument("Tile", input, "input", multiples, "multiples", "Tmultiples", name)
 
 
 # ----------------------------------------------------------------- Split

@@ -36,6 +36,18 @@ def _int_tensor(value, name):
     return convert_to_tensor(value, name=name, preferred_dtype=dtypes_lib.int32)
 
 
+def _apply_with_int_argument(op_type: str, tensor, tensor_name: str, argument, argument_name: str,
+                             argument_attr: str, name: str | None) -> Tensor:
+    """``op_type(tensor, argument)`` with ``argument`` an integer tensor (int32 unless it says otherwise) and the
+    attrs ``T`` and ``argument_attr`` their dtypes, in scope ``name or op_type``: Reshape and Tile."""
+    graph = graph_lib._graph_of([tensor, argument])
+    with graph.as_default(), graph.name_scope(name or op_type) as scope:
+        tensor = convert_to_tensor(tensor, name=tensor_name)
+        argument = _int_tensor(argument, argument_name)
+        return _apply(op_type, graph, scope, [tensor, argument],
+                      {"T": tensor.dtype.base_dtype, argument_attr: argument.dtype.base_dtype})._outputs[0]
+
+
 def _range(start, limit, delta, name: str = "Range") -> Tensor:
     """The raw ``Range`` op (kernel in math_ops) as TF's gen_math_ops._range builds it: Python inputs become
     ``Range/start``, ``Range/limit``, ``Range/delta``; the array family sits below math_ops' ``range``."""
@@ -118,12 +130,7 @@ kernels.register("Reshape", infer=_infer_reshape, compute=_compute_reshape)
 
 def reshape(tensor, shape, name: str | None = None) -> Tensor:
     """``Reshape`` to ``shape`` (one dimension may be -1)."""
-    graph = graph_lib._graph_of([tensor, shape])
-    with graph.as_default(), graph.name_scope(name or "Reshape") as scope:
-        tensor = convert_to_tensor(tensor, name="tensor")
-        shape = _int_tensor(shape, "shape")
-        return _apply("Reshape", graph, scope, [tensor, shape],
-                      {"T": tensor.dtype.base_dtype, "Tshape": shape.dtype.base_dtype})._outputs[0]
+    return _apply_with_int_argument("Reshape", tensor, "tensor", shape, "shape", "Tshape", name)
 
 
 # ----------------------------------------------------------------- Transpose
