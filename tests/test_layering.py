@@ -25,6 +25,7 @@ LAYERS = (
     ("graph.train",),
     ("graph.data",),
     ("graph.runtime",),
+    ("graph.summary",),
     ("graph.io",),
     ("graph.viz",),
     ("saver",),  # the package face: lazy

@@ -87,6 +87,8 @@ _TOP_LEVEL_ALIASES = {
     "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+    **{name: "graph.proto.summary:" + name for name in (
+        "Summary", "Event", "SessionLog", "HistogramProto", "SummaryMetadata", "LogMessage")},
     "get_logger": "graph.platform.tf_logging:get_logger",
     "pad": "graph.ops.pad_ops:pad",
     "custom_gradient": "graph.gradients.custom_gradient:custom_gradient",
@@ -114,6 +116,13 @@ _NAMESPACES = {
         "transpose": "graph.ops.linalg_ops:matrix_transpose",
     }, frozenset(("matrix_diag_part",))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
+    "summary": (("graph.ops.summary_ops", "graph.ops.summary_image_ops"), {
+        "FileWriter": "graph.summary.writer:FileWriter",
+        "FileWriterCache": "graph.summary.writer:FileWriterCache",
+        **{name: "graph.proto.summary:" + name for name in (
+            "Summary", "Event", "SessionLog", "SummaryDescription", "TaggedRunMetadata")},
+    }, frozenset(("clean_tag", "summary_scope", "collect", "serialized_summary", "summary_op", "check_dtype",
+                  "REAL_NUMBER_TYPES", "normalize_float_image", "DEFAULT_BAD_COLOR", "IMAGE_TYPES"))),
     "app": ("graph.platform.app", {"flags": "graph.compat.v1:flags"}, frozenset()),  # tf.app.flags is tf.flags
     "flags": ("graph.platform.flags", {}, frozenset()),
     "logging": ("graph.platform.tf_logging", {}, frozenset(("get_logger",))),
@@ -165,6 +174,7 @@ _NAMESPACES = {
         "get_global_step": "graph.train.global_step:get_global_step",
         "create_global_step": "graph.train.global_step:create_global_step",
         "global_step": "graph.train.global_step:global_step",
+        "summary_iterator": "graph.summary.summary_iterator:summary_iterator",
         "assert_global_step": "graph.train.global_step:assert_global_step",
         "import_meta_graph": "saver.saver:import_meta_graph",
         "export_meta_graph": "saver.meta_graph:export_meta_graph",

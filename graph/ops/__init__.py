@@ -16,6 +16,7 @@ KERNEL_FAMILIES = (
     "array_fill_ops", "pad_ops", "linalg_ops", "math_ops", "reduction_ops", "state_ops", "scatter_ops",
     "random_ops", "nn_ops", "nn_activation_ops", "nn_batchnorm_ops", "nn_xent_ops", "training_ops", "array_grad_ops",
     "math_grad_ops", "nn_grad_ops",
+    "summary_ops", "summary_image_ops",
 )
 
 for _family in KERNEL_FAMILIES:

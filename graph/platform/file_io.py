@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterator
 from graph import errors
 
 __all__ = ["is_url", "local_path", "filesystem", "join", "split", "isabs", "relpath", "temp_filename",
-           "atomic_file", "write_bytes", "read_bytes", "exists", "isdir", "makedirs", "glob", "glob_escape",
-           "remove", "mtime_seconds", "os_error"]
+           "atomic_file", "write_bytes", "open_writable", "read_bytes", "exists", "isdir", "makedirs", "glob",
+           "glob_escape", "remove", "mtime_seconds", "os_error"]
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _FILE_URL = "file://"
@@ -172,6 +172,25 @@ def write_bytes(path: str, data: bytes, temp_name: Callable[[str], str] = temp_f
     except OSError as error:
         failed = error.filename if error.filename is not None and error.filename2 is None else local
         raise os_error(error, os.fspath(failed)) from error
+
+
+def open_writable(path: str) -> BinaryIO:
+    """A new file at a path or URL opened for streamed writing (not atomic: for logs such as event files).
+
+    An existing file is truncated, as TensorFlow's Env::NewWritableFile does.  On an object store the
+    bytes may become visible only when the file is closed.
+
+    Raises:
+        OpError: for a local path, NotFoundError / PermissionDeniedError / FailedPreconditionError naming it.
+    """
+    local = local_path(path)
+    if local is None:
+        fs, inner = filesystem(path)
+        return fs.open(inner, "wb")
+    try:
+        return open(local, "wb")
+    except OSError as error:
+        raise os_error(error, local) from error
 
 
 # ------------------------------------------------------------------------------------------ reading
