@@ -98,8 +98,11 @@ _TOP_LEVEL_ALIASES = {
 _NAMESPACES = {
     # tf.nn.softmax_cross_entropy_with_logits_v2 back-propagates into labels: nn_ops' function of that name.
     "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
-            "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops", "graph.gradients.custom_gradient"), {},
-           frozenset(("count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient"))),
+            "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops",
+            "graph.ops.conv_ops", "graph.ops.depthwise_conv_ops", "graph.ops.pooling_ops", "graph.ops.lrn_ops",
+            "graph.gradients.custom_gradient"), {},
+           frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names
+                      "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "count_nonzero": "graph.ops.nn_statistics:count_nonzero",

@@ -155,6 +155,7 @@ UNREGISTERED_IN_TF = frozenset({
     "All", "Any", "IsFinite", "IsInf", "IsNan", "CountUpTo", "NoOp", "Placeholder", "VariableV2", "Where",
     "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "Unique",
     "SoftsignGrad",  # TF registers Softsign's gradient but none for SoftsignGrad: no third derivative there
+    "LRNGrad",  # TF registers LRN's gradient (LRNGrad) but none for LRNGrad
     # saver's checkpoint ops, registered once saver is imported (TF declares StringJoin NotDifferentiable;
     # nothing differentiable ever flows into it)
     "Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints",

@@ -1,0 +1,316 @@
+"""2-D convolution: Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and the tf.nn builders over them.
+
+Op types, attrs (``strides``, ``padding``, ``explicit_paddings``, ``data_format``, ``dilations``,
+``use_cudnn_on_gpu``) and default names are TensorFlow's; ``conv1d`` is built as TF builds it
+(ExpandDims + Conv2D + Squeeze) and ``conv2d_transpose`` is a Conv2DBackpropInput.  Kernels are
+im2col onto BLAS: the windows of the padded NHWC input are a strided view (graph.ops.conv_util),
+copied once into a ``[N * out_rows * out_cols, taps * in_depth]`` matrix and multiplied by the
+filter; the input backprop multiplies the other way and sums the columns back (col2im).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph import errors
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import array_ops
+from graph.ops import constant_ops as ops
+from graph.ops import conv_util
+from graph.ops.conv_util import format_bytes, node
+
+__all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d"]
+
+_CONV_DEFAULTS = {"use_cudnn_on_gpu": True, "explicit_paddings": [], "data_format": b"NHWC",
+                  "dilations": [1, 1, 1, 1]}
+
+
+# ----------------------------------------------------------------- geometry shared by the three ops
+def _params(op, run: bool = False):
+    """(data_format, (stride rows, cols), (dilation rows, cols)) of a convolution op."""
+    data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+    return data_format, conv_util.spatial_attrs(op, "strides", run=run), conv_util.spatial_attrs(
+        op, "dilations", run=run)
+
+
+def _output_shape(op, input_shape: TensorShape, filter_shape: TensorShape) -> TensorShape:
+    """Conv2D's output shape from its input and filter shapes (dimensions may be unknown)."""
+    data_format, strides, dilations = _params(op)
+    batch, rows, cols, depth = conv_util.nhwc_dims(input_shape, data_format)
+    taps_rows, taps_cols, filter_depth, out_depth = (d.value for d in filter_shape.dims)
+    if depth.value is not None and filter_depth is not None and filter_depth and depth.value % filter_depth:
+        raise ValueError(f"Depth of input ({depth.value}) is not a multiple of input depth of filter "
+                         f"({filter_depth}) for {node(op)}")
+    out_rows = conv_util.infer_window(op, rows, taps_rows, strides[0], dilations[0], 0)
+    out_cols = conv_util.infer_window(op, cols, taps_cols, strides[1], dilations[1], 1)
+    return conv_util.shape_in_format([batch.value, out_rows, out_cols, out_depth], data_format)
+
+
+def _infer_conv2d(op):
+    input_shape = conv_util.check_rank4(op, 0, "input")
+    filter_shape = conv_util.check_rank4(op, 1, "filter")
+    return [(op._inputs[0].dtype.base_dtype, _output_shape(op, input_shape, filter_shape))]
+
+
+def _sizes_shape(tensor: Tensor) -> TensorShape:
+    """The rank-4 shape a sizes input (input_sizes / filter_sizes) describes, as far as known."""
+    shape = ops.constant_value_as_shape(tensor)
+    return shape if shape.ndims == 4 else TensorShape([None] * 4)
+
+
+def _infer_backprop_input(op):
+    conv_util.check_rank4(op, 1, "filter")
+    conv_util.check_rank4(op, 2, "out_backprop")
+    _params(op)
+    return [(op._inputs[1].dtype.base_dtype, _sizes_shape(op._inputs[0]))]
+
+
+def _infer_backprop_filter(op):
+    conv_util.check_rank4(op, 0, "input")
+    conv_util.check_rank4(op, 2, "out_backprop")
+    _params(op)
+    return [(op._inputs[0].dtype.base_dtype, _sizes_shape(op._inputs[1]))]
+
+
+# ----------------------------------------------------------------- kernels
+def _run_geometry(op, image: np.ndarray, filter_shape, out_backprop: np.ndarray | None = None):
+    """The run-time Windows of a convolution, checked against the image, filter and backprop shapes."""
+    data_format, strides, dilations = _params(op, run=True)
+    if image.ndim != 4 or len(filter_shape) != 4:
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: input and filter must be 4-dimensional, got "
+                                          f"{list(image.shape)} and {list(filter_shape)}")
+    n, height, width, depth = image.shape
+    if depth != filter_shape[2]:
+        raise errors.InvalidArgumentError(
+            None, op, f"{op.type}: input depth ({depth}) must equal the filter's input depth ({filter_shape[2]}): "
+            "grouped convolutions are not supported by this emulator")
+    rows, cols = conv_util.kernel_geometry(op, height, width, tuple(filter_shape[:2]), strides, dilations)
+    if out_backprop is not None and out_backprop.shape != (n, rows.out, cols.out, filter_shape[3]):
+        raise errors.InvalidArgumentError(
+            None, op, f"{op.type}: Size of out_backprop doesn't match computed: actual = "
+            f"{list(out_backprop.shape)}, computed = {[n, rows.out, cols.out, filter_shape[3]]}")
+    return rows, cols, strides, dilations
+
+
+def _columns(image: np.ndarray, rows, cols, taps, strides, dilations) -> np.ndarray:
+    """im2col: ``[N * out_rows * out_cols, taps_rows * taps_cols * depth]`` (one copy of the windows)."""
+    patches = conv_util.windows(conv_util.pad_nhwc(image, rows, cols), rows, cols, taps, strides, dilations)
+    return patches.reshape(-1, taps[0] * taps[1] * image.shape[3])
+
+
+def _compute_conv2d(ctx, op, inputs):
+    data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+    image, filters = conv_util.to_nhwc(np.asarray(inputs[0]), data_format), np.asarray(inputs[1])
+    rows, cols, strides, dilations = _run_geometry(op, image, filters.shape)
+    out = _columns(image, rows, cols, filters.shape[:2], strides, dilations) @ filters.reshape(-1, filters.shape[3])
+    out = out.reshape(image.shape[0], rows.out, cols.out, filters.shape[3]).astype(image.dtype, copy=False)
+    return conv_util.from_nhwc(out, data_format)
+
+
+def _sizes(op, value, what: str) -> tuple:
+    value = np.asarray(value)
+    if value.shape != (4,):
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: {what} must be 4-dimensional, got "
+                                          f"{list(value.shape)}")
+    return tuple(int(v) for v in value)
+
+
+def _compute_backprop_input(ctx, op, inputs):
+    data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+    sizes = _sizes(op, inputs[0], "input_sizes")
+    filters = np.asarray(inputs[1])
+    out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
+    n, height, width, depth = (sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == b"NCHW" else sizes
+    shape_only = np.lib.stride_tricks.as_strided(np.zeros(1, filters.dtype), (n, height, width, depth),
+                                                 (0, 0, 0, 0))
+    rows, cols, strides, dilations = _run_geometry(op, shape_only, filters.shape, out_backprop)
+    patches = out_backprop.reshape(-1, filters.shape[3]) @ filters.reshape(-1, filters.shape[3]).T
+    patches = patches.reshape(n, rows.out, cols.out, filters.shape[0], filters.shape[1], depth)
+    image = conv_util.add_windows(patches, height, width, rows, cols, strides, dilations)
+    return conv_util.from_nhwc(np.ascontiguousarray(image, dtype=filters.dtype), data_format)
+
+
+def _compute_backprop_filter(ctx, op, inputs):
+    data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+    image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
+    sizes = _sizes(op, inputs[1], "filter_sizes")
+    out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
+    rows, cols, strides, dilations = _run_geometry(op, image, sizes, out_backprop)
+    columns = _columns(image, rows, cols, sizes[:2], strides, dilations)
+    grad = columns.T @ out_backprop.reshape(-1, sizes[3])
+    return grad.reshape(sizes).astype(image.dtype, copy=False)
+
+
+kernels.register("Conv2D", infer=_infer_conv2d, compute=_compute_conv2d, default_attrs=_CONV_DEFAULTS)
+kernels.register("Conv2DBackpropInput", infer=_infer_backprop_input, compute=_compute_backprop_input,
+                 default_attrs=_CONV_DEFAULTS)
+kernels.register("Conv2DBackpropFilter", infer=_infer_backprop_filter, compute=_compute_backprop_filter,
+                 default_attrs=_CONV_DEFAULTS)
+
+
+# ----------------------------------------------------------------- argument handling as TF's nn_ops
+def convert_padding(padding, expected_length: int = 4) -> tuple[str, list[int]]:
+    """``(padding, explicit_paddings)`` attrs from a Python padding: "SAME"/"VALID" or a list of pairs."""
+    explicit = []
+    if padding == "EXPLICIT":
+        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit padding, `padding` must "
+                         "be a list.")
+    if isinstance(padding, (list, tuple)):
+        for index, pair in enumerate(padding):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError("When `padding` is a list, each element of `padding` must be a list/tuple of size "
+                                 f"2. Received: padding={padding} with element at index {index}")
+            explicit.extend(int(v) for v in pair)
+        if len(padding) != expected_length:
+            raise ValueError(f"When padding is a list, it must be of size {expected_length}. Received: "
+                             f"padding={padding} of size {len(padding)}")
+        padding = "EXPLICIT"
+    return padding, explicit
+
+
+def get_sequence(value, n: int, channel_index: int, name: str) -> list[int]:
+    """A strides/ksize/dilations argument as the ``n + 2``-long attr (TF's nn_ops._get_sequence)."""
+    if value is None:
+        return [1] * (n + 2)
+    if isinstance(value, int):
+        value = [value]
+    value = list(value) if hasattr(value, "__len__") else [value]
+    if len(value) == n + 2:
+        return [int(v) for v in value]
+    if len(value) == 1:
+        value = value * n
+    elif len(value) != n:
+        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} of length "
+                         f"{len(value)}")
+    return [1, 1] + value if channel_index == 1 else [1] + value + [1]
+
+
+def _padding_attr(padding) -> bytes:
+    if not isinstance(padding, (str, bytes)):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    padding = format_bytes(padding)
+    if padding not in (b"SAME", b"VALID", b"EXPLICIT"):
+        raise ValueError(f"Value for attr 'padding' of {padding.decode()} is not in the list of allowed values: "
+                         "\"SAME\", \"VALID\", \"EXPLICIT\"")
+    return padding
+
+
+def _conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu=True) -> dict:
+    strides, dilations = [int(v) for v in strides], [int(v) for v in (dilations or [1, 1, 1, 1])]
+    return {"T": dtype, "data_format": format_bytes(data_format or "NHWC"), "dilations": dilations,
+            "explicit_paddings": [int(v) for v in explicit_paddings or []], "padding": _padding_attr(padding),
+            "strides": strides, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu)}
+
+
+def conv2d_op(input, filter, strides, padding, explicit_paddings=(), data_format="NHWC", dilations=None,
+              use_cudnn_on_gpu: bool = True, name: str | None = None) -> Tensor:
+    """A raw ``Conv2D`` op (TF's gen_nn_ops.conv2d): attrs as given."""
+    with name_scope(name, "Conv2D", [input, filter]) as scope:
+        input = convert_to_tensor(input, name="input")
+        filter = convert_to_tensor(filter, dtype=input.dtype.base_dtype, name="filter")
+        attrs = _conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+                            use_cudnn_on_gpu)
+        return input.graph.create_op("Conv2D", [input, filter], name=scope, attrs=attrs)._outputs[0]
+
+
+def conv2d_backprop_input_op(input_sizes, filter, out_backprop, strides, padding, explicit_paddings=(),
+                             data_format="NHWC", dilations=None, use_cudnn_on_gpu: bool = True,
+                             name: str | None = None) -> Tensor:
+    """A raw ``Conv2DBackpropInput`` op (TF's gen_nn_ops.conv2d_backprop_input)."""
+    with name_scope(name, "Conv2DBackpropInput", [input_sizes, filter, out_backprop]) as scope:
+        input_sizes = convert_to_tensor(input_sizes, dtype=dtypes_lib.int32, name="input_sizes")
+        filter = convert_to_tensor(filter, name="filter")
+        out_backprop = convert_to_tensor(out_backprop, dtype=filter.dtype.base_dtype, name="out_backprop")
+        attrs = _conv_attrs(filter.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+                            use_cudnn_on_gpu)
+        return filter.graph.create_op("Conv2DBackpropInput", [input_sizes, filter, out_backprop], name=scope,
+                                      attrs=attrs)._outputs[0]
+
+
+def conv2d_backprop_filter_op(input, filter_sizes, out_backprop, strides, padding, explicit_paddings=(),
+                              data_format="NHWC", dilations=None, use_cudnn_on_gpu: bool = True,
+                              name: str | None = None) -> Tensor:
+    """A raw ``Conv2DBackpropFilter`` op (TF's gen_nn_ops.conv2d_backprop_filter)."""
+    with name_scope(name, "Conv2DBackpropFilter", [input, filter_sizes, out_backprop]) as scope:
+        input = convert_to_tensor(input, name="input")
+        filter_sizes = convert_to_tensor(filter_sizes, dtype=dtypes_lib.int32, name="filter_sizes")
+        out_backprop = convert_to_tensor(out_backprop, dtype=input.dtype.base_dtype, name="out_backprop")
+        attrs = _conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+                            use_cudnn_on_gpu)
+        return input.graph.create_op("Conv2DBackpropFilter", [input, filter_sizes, out_backprop], name=scope,
+                                     attrs=attrs)._outputs[0]
+
+
+# ----------------------------------------------------------------- tf.nn builders
+def _channel_index(data_format) -> int:
+    return 1 if format_bytes(data_format).startswith(b"NC") else 3
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu: bool = True, data_format="NHWC",
+           dilations=(1, 1, 1, 1), name: str | None = None, filters=None) -> Tensor:
+    """2-D convolution of a rank-4 ``input`` with a ``[rows, cols, in, out]`` filter (``Conv2D``)."""
+    filter = filters if filter is None else filter
+    padding, explicit = convert_padding(padding)
+    data_format = data_format or "NHWC"
+    channel = _channel_index(data_format)
+    return conv2d_op(input, filter, get_sequence(strides, 2, channel, "strides"), padding, explicit, data_format,
+                     get_sequence(dilations, 2, channel, "dilations"), use_cudnn_on_gpu, name)
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None, padding=None,
+                          use_cudnn_on_gpu: bool = True, data_format="NHWC", dilations=(1, 1, 1, 1),
+                          name: str | None = None, filters=None) -> Tensor:
+    """The gradient of conv2d with respect to its input (``Conv2DBackpropInput``)."""
+    filter = filters if filter is None else filter
+    padding, explicit = convert_padding(padding)
+    return conv2d_backprop_input_op(input_sizes, filter, out_backprop, strides, padding, explicit, data_format,
+                                    dilations, use_cudnn_on_gpu, name)
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, use_cudnn_on_gpu: bool = True,
+                           data_format="NHWC", dilations=(1, 1, 1, 1), name: str | None = None) -> Tensor:
+    """The gradient of conv2d with respect to its filter (``Conv2DBackpropFilter``)."""
+    padding, explicit = convert_padding(padding)
+    return conv2d_backprop_filter_op(input, filter_sizes, out_backprop, strides, padding, explicit, data_format,
+                                     dilations, use_cudnn_on_gpu, name)
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, padding="SAME", data_format="NHWC",
+                     name: str | None = None, input=None, filters=None, dilations=None) -> Tensor:
+    """The transpose of conv2d (a ``Conv2DBackpropInput`` named ``conv2d_transpose``)."""
+    value = input if value is None else value
+    filter = filters if filter is None else filter
+    with name_scope(name, "conv2d_transpose", [value, filter, output_shape]) as scope:
+        data_format = data_format or "NHWC"
+        channel = _channel_index(data_format)
+        padding, explicit = convert_padding(padding)
+        return conv2d_backprop_input_op(output_shape, filter, value, get_sequence(strides, 2, channel, "strides"),
+                                        padding, explicit, data_format,
+                                        get_sequence(dilations, 2, channel, "dilations"), name=scope)
+
+
+def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None, data_format=None,
+           name: str | None = None, input=None, dilations=None) -> Tensor:
+    """1-D convolution as TF builds it: ExpandDims of input and filter, Conv2D, Squeeze."""
+    value = input if value is None else value
+    with name_scope(name, "conv1d", [value, filters]) as scope:
+        if data_format in (None, "NHWC", "NWC"):
+            data_format, spatial_start, channel = "NHWC", -3, 2
+        elif data_format in ("NCHW", "NCW"):
+            data_format, spatial_start, channel = "NCHW", -2, 1
+        else:
+            raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+        strides = [1] + get_sequence(stride, 1, channel, "stride")
+        dilations = [1] + get_sequence(dilations, 1, channel, "dilations")
+        value = array_ops.expand_dims(value, spatial_start)
+        filters = array_ops.expand_dims(filters, 0)
+        if value.shape.ndims not in (4, None):
+            raise ValueError(f"conv1d: input must have rank 3 (batched 1-D signals), got rank {value.shape.ndims - 1}"
+                             " (extra batch dimensions are not supported by this emulator)")
+        padding, explicit = convert_padding(padding)
+        result = conv2d_op(value, filters, strides, padding, explicit, data_format, dilations,
+                           True if use_cudnn_on_gpu is None else use_cudnn_on_gpu, scope)
+        return array_ops.squeeze(result, [spatial_start])

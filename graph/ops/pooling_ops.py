@@ -1,0 +1,287 @@
+"""Pooling: MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad, and tf.nn.max_pool / avg_pool.
+
+Op types, attrs and default names are TensorFlow's.  Every kernel loops over the few window
+taps only, each step one vectorized pass over the whole output.  Max pooling picks, as TF's CPU
+kernel (``SpatialMaxPoolWithArgMaxHelper``) does, the first maximum in the window's row-major
+scan order, skipping padding: a tap replaces the running maximum only when strictly greater,
+or when no valid tap has been seen yet.  So ties send the whole gradient to the first maximum,
+as in TF.  Average pooling divides by the number of valid (unpadded) elements in the window.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph import errors
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import constant_ops as ops
+from graph.ops import conv_ops
+from graph.ops import conv_util
+from graph.ops.conv_util import format_bytes
+
+__all__ = ["max_pool", "avg_pool", "max_pool_grad", "max_pool_grad_grad", "avg_pool_grad"]
+
+
+def _params(op, run: bool = False):
+    """(data_format, (ksize rows, cols), (stride rows, cols)) of a pooling op."""
+    data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+    return data_format, conv_util.spatial_attrs(op, "ksize", run=run), conv_util.spatial_attrs(
+        op, "strides", run=run)
+
+
+def _pooled_shape(op, input_shape: TensorShape) -> TensorShape:
+    data_format, ksize, strides = _params(op)
+    batch, rows, cols, depth = conv_util.nhwc_dims(input_shape, data_format)
+    out_rows = conv_util.infer_window(op, rows, ksize[0], strides[0], 1, 0)
+    out_cols = conv_util.infer_window(op, cols, ksize[1], strides[1], 1, 1)
+    return conv_util.shape_in_format([batch.value, out_rows, out_cols, depth.value], data_format)
+
+
+def _infer_pool(op):
+    return [(op._inputs[0].dtype.base_dtype, _pooled_shape(op, conv_util.check_rank4(op, 0, "input")))]
+
+
+def _infer_max_pool_grad(op):
+    shape = conv_util.check_rank4(op, 0, "orig_input")
+    conv_util.check_rank4(op, 1, "orig_output")
+    conv_util.check_rank4(op, 2, "grad")
+    _params(op)
+    return [(op._inputs[0].dtype.base_dtype, shape)]
+
+
+def _infer_max_pool_grad_grad(op):
+    conv_util.check_rank4(op, 0, "orig_input")
+    shape = conv_util.check_rank4(op, 1, "orig_output")
+    conv_util.check_rank4(op, 2, "grad")
+    _params(op)
+    return [(op._inputs[0].dtype.base_dtype, shape)]
+
+
+def _infer_avg_pool_grad(op):
+    shape = ops.constant_value_as_shape(op._inputs[0])
+    _params(op)
+    return [(op._inputs[1].dtype.base_dtype, shape if shape.ndims == 4 else TensorShape([None] * 4))]
+
+
+# ----------------------------------------------------------------- the engine
+def _geometry(op, shape):
+    """(data_format, rows Window, cols Window, ksize, strides) at run time for an NHWC ``shape``."""
+    data_format, ksize, strides = _params(op, run=True)
+    if len(shape) != 4:
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: input must be 4-dimensional, got {list(shape)}")
+    rows, cols = conv_util.kernel_geometry(op, shape[1], shape[2], ksize, strides, (1, 1))
+    return data_format, rows, cols, ksize, strides
+
+
+def _tap_slices(rows, cols, strides, i: int, j: int):
+    """The slice of the padded input that tap (i, j) of every window reads."""
+    return (slice(None), slice(i, i + (rows.out - 1) * strides[0] + 1, strides[0]),
+            slice(j, j + (cols.out - 1) * strides[1] + 1, strides[1]), slice(None))
+
+
+def _valid_taps(window, size: int, taps: int, stride: int) -> np.ndarray:
+    """``[out, taps]``: whether tap t of output position o reads a real (unpadded) element."""
+    position = np.arange(window.out)[:, None] * stride + np.arange(taps)[None, :] - window.pad_before
+    return (position >= 0) & (position < size)
+
+
+def _padded(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
+    """``image`` padded with zeros far enough that every tap slice is in bounds."""
+    height = max(image.shape[1] + rows.pad_before + rows.pad_after, (rows.out - 1) * strides[0] + ksize[0])
+    width = max(image.shape[2] + cols.pad_before + cols.pad_after, (cols.out - 1) * strides[1] + ksize[1])
+    return np.pad(image, ((0, 0), (rows.pad_before, height - image.shape[1] - rows.pad_before),
+                          (cols.pad_before, width - image.shape[2] - cols.pad_before), (0, 0)))
+
+
+def _max_and_argmax(image: np.ndarray, rows, cols, ksize, strides):
+    """The max of each window and the tap (row-major index in the window) it came from, as TF scans."""
+    padded = _padded(image, rows, cols, ksize, strides)
+    valid_rows = _valid_taps(rows, image.shape[1], ksize[0], strides[0])
+    valid_cols = _valid_taps(cols, image.shape[2], ksize[1], strides[1])
+    shape = (image.shape[0], rows.out, cols.out, image.shape[3])
+    best = np.zeros(shape, dtype=image.dtype)
+    argmax = np.full(shape, -1, dtype=np.int32)
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            valid = (valid_rows[:, i][:, None] & valid_cols[:, j][None, :])[None, :, :, None]
+            value = padded[_tap_slices(rows, cols, strides, i, j)]
+            take = valid & ((value > best) | (argmax < 0))
+            np.copyto(best, value, where=take)
+            argmax[take] = i * ksize[1] + j
+    return padded, best, argmax
+
+
+def _compute_max_pool(ctx, op, inputs):
+    data_format = data_format_of(op)
+    image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
+    _, rows, cols, ksize, strides = _geometry(op, image.shape)
+    _, best, _ = _max_and_argmax(image, rows, cols, ksize, strides)
+    return conv_util.from_nhwc(best, data_format)
+
+
+def data_format_of(op) -> bytes:
+    """``op``'s data_format attr as bytes."""
+    return format_bytes(op._attrs.get("data_format", b"NHWC"))
+
+
+def _compute_max_pool_grad(ctx, op, inputs):
+    data_format = data_format_of(op)
+    image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
+    grad = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
+    _, rows, cols, ksize, strides = _geometry(op, image.shape)
+    padded, _, argmax = _max_and_argmax(image, rows, cols, ksize, strides)
+    if grad.shape != argmax.shape:
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected the "
+                                          f"pooled shape {list(argmax.shape)}")
+    total = np.zeros_like(padded, dtype=grad.dtype)
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            total[_tap_slices(rows, cols, strides, i, j)] += np.where(argmax == i * ksize[1] + j, grad, 0)
+    total = total[:, rows.pad_before:rows.pad_before + image.shape[1], cols.pad_before:cols.pad_before + image.shape[2]]
+    return conv_util.from_nhwc(np.ascontiguousarray(total), data_format)
+
+
+def _compute_max_pool_grad_grad(ctx, op, inputs):
+    data_format = data_format_of(op)
+    image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
+    grad = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
+    _, rows, cols, ksize, strides = _geometry(op, image.shape)
+    if grad.shape != image.shape:
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected the "
+                                          f"input's shape {list(image.shape)}")
+    _, _, argmax = _max_and_argmax(image, rows, cols, ksize, strides)
+    grad_padded = _padded(grad, rows, cols, ksize, strides)
+    out = np.zeros(argmax.shape, dtype=grad.dtype)
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            np.copyto(out, grad_padded[_tap_slices(rows, cols, strides, i, j)], where=argmax == i * ksize[1] + j)
+    return conv_util.from_nhwc(out, data_format)
+
+
+def _window_counts(rows, cols, height, width, ksize, strides) -> np.ndarray:
+    """``[out_rows, out_cols, 1]``: how many real elements each window covers (AvgPool's divisor)."""
+    count_rows = _valid_taps(rows, height, ksize[0], strides[0]).sum(axis=1)
+    count_cols = _valid_taps(cols, width, ksize[1], strides[1]).sum(axis=1)
+    return (count_rows[:, None] * count_cols[None, :])[:, :, None]
+
+
+def _compute_avg_pool(ctx, op, inputs):
+    data_format = data_format_of(op)
+    image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
+    _, rows, cols, ksize, strides = _geometry(op, image.shape)
+    padded = _padded(image, rows, cols, ksize, strides)
+    total = np.zeros((image.shape[0], rows.out, cols.out, image.shape[3]), dtype=image.dtype)
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            total += padded[_tap_slices(rows, cols, strides, i, j)]
+    counts = _window_counts(rows, cols, image.shape[1], image.shape[2], ksize, strides)
+    return conv_util.from_nhwc((total / counts.astype(image.dtype)).astype(image.dtype, copy=False), data_format)
+
+
+def _compute_avg_pool_grad(ctx, op, inputs):
+    data_format = data_format_of(op)
+    sizes = np.asarray(inputs[0])
+    if sizes.shape != (4,):
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: orig_input_shape must be 4-dimensional, got "
+                                          f"{list(sizes.shape)}")
+    n, height, width, depth = ((sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == b"NCHW"
+                               else tuple(int(v) for v in sizes))
+    grad = conv_util.to_nhwc(np.asarray(inputs[1]), data_format)
+    _, rows, cols, ksize, strides = _geometry(op, (n, height, width, depth))
+    if grad.shape != (n, rows.out, cols.out, depth):
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected "
+                                          f"{[n, rows.out, cols.out, depth]}")
+    share = grad / _window_counts(rows, cols, height, width, ksize, strides).astype(grad.dtype)
+    patches = np.broadcast_to(share[:, :, :, None, None, :], (n, rows.out, cols.out, ksize[0], ksize[1], depth))
+    image = conv_util.add_windows(patches, height, width, rows, cols, strides)
+    return conv_util.from_nhwc(np.ascontiguousarray(image, dtype=grad.dtype), data_format)
+
+
+_POOL_DEFAULTS = {"data_format": b"NHWC"}
+kernels.register("MaxPool", infer=_infer_pool, compute=_compute_max_pool,
+                 default_attrs={"explicit_paddings": [], **_POOL_DEFAULTS})
+kernels.register("MaxPoolGrad", infer=_infer_max_pool_grad, compute=_compute_max_pool_grad,
+                 default_attrs={"explicit_paddings": [], **_POOL_DEFAULTS})
+kernels.register("MaxPoolGradGrad", infer=_infer_max_pool_grad_grad, compute=_compute_max_pool_grad_grad,
+                 default_attrs=_POOL_DEFAULTS)
+kernels.register("AvgPool", infer=_infer_pool, compute=_compute_avg_pool, default_attrs=_POOL_DEFAULTS)
+kernels.register("AvgPoolGrad", infer=_infer_avg_pool_grad, compute=_compute_avg_pool_grad,
+                 default_attrs=_POOL_DEFAULTS)
+
+
+# ----------------------------------------------------------------- builders
+def _pool_attrs(dtype, ksize, strides, padding, data_format, explicit_paddings=None) -> dict:
+    attrs = {"T": dtype, "data_format": format_bytes(data_format or "NHWC"), "ksize": [int(v) for v in ksize],
+             "padding": conv_ops._padding_attr(padding), "strides": [int(v) for v in strides]}
+    if explicit_paddings is not None:
+        attrs["explicit_paddings"] = [int(v) for v in explicit_paddings]
+    return attrs
+
+
+def _pool_op(op_type, inputs, attrs, name):
+    return inputs[0].graph.create_op(op_type, inputs, name=name, attrs=attrs)._outputs[0]
+
+
+def _sequences(ksize, strides, data_format):
+    channel = 1 if format_bytes(data_format).startswith(b"NC") else 3
+    return (conv_ops.get_sequence(ksize, 2, channel, "ksize"), conv_ops.get_sequence(strides, 2, channel, "strides"))
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name: str | None = None, input=None) -> Tensor:
+    """The max of each window (``MaxPool``); padding "SAME", "VALID" or a list of pairs."""
+    value = input if value is None else value
+    with name_scope(name, "MaxPool", [value]) as scope:
+        data_format = data_format or "NHWC"
+        ksize, strides = _sequences(ksize, strides, data_format)
+        padding, explicit = conv_ops.convert_padding(padding)
+        if any(v == 0 for v in ksize):
+            raise ValueError(f"`ksize` cannot be zero. Received: ksize={ksize}")
+        value = convert_to_tensor(value, name="input")
+        attrs = _pool_attrs(value.dtype.base_dtype, ksize, strides, padding, data_format, explicit)
+        return _pool_op("MaxPool", [value], attrs, scope)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name: str | None = None, input=None) -> Tensor:
+    """The mean of each window over its unpadded elements (``AvgPool``)."""
+    with name_scope(name, "AvgPool", [value]) as scope:
+        value = input if value is None else value
+        data_format = data_format or "NHWC"
+        ksize, strides = _sequences(ksize, strides, data_format)
+        value = convert_to_tensor(value, name="value")
+        attrs = _pool_attrs(value.dtype.base_dtype, ksize, strides, padding, data_format)
+        return _pool_op("AvgPool", [value], attrs, scope)
+
+
+def max_pool_grad(orig_input, orig_output, grad, ksize, strides, padding, explicit_paddings=(),
+                  data_format="NHWC", name: str | None = None) -> Tensor:
+    """The gradient of max_pool: ``grad`` sent to each window's first maximum (``MaxPoolGrad``)."""
+    with name_scope(name, "MaxPoolGrad", [orig_input, orig_output, grad]) as scope:
+        orig_input = convert_to_tensor(orig_input, name="orig_input")
+        orig_output = convert_to_tensor(orig_output, dtype=orig_input.dtype.base_dtype, name="orig_output")
+        grad = convert_to_tensor(grad, dtype=orig_input.dtype.base_dtype, name="grad")
+        attrs = _pool_attrs(orig_input.dtype.base_dtype, ksize, strides, padding, data_format, explicit_paddings)
+        return _pool_op("MaxPoolGrad", [orig_input, orig_output, grad], attrs, scope)
+
+
+def max_pool_grad_grad(orig_input, orig_output, grad, ksize, strides, padding, data_format="NHWC",
+                       name: str | None = None) -> Tensor:
+    """The gradient of MaxPoolGrad with respect to its ``grad``: ``grad`` read at each window's first max."""
+    with name_scope(name, "MaxPoolGradGrad", [orig_input, orig_output, grad]) as scope:
+        orig_input = convert_to_tensor(orig_input, name="orig_input")
+        orig_output = convert_to_tensor(orig_output, dtype=orig_input.dtype.base_dtype, name="orig_output")
+        grad = convert_to_tensor(grad, dtype=orig_input.dtype.base_dtype, name="grad")
+        attrs = _pool_attrs(orig_input.dtype.base_dtype, ksize, strides, padding, data_format)
+        return _pool_op("MaxPoolGradGrad", [orig_input, orig_output, grad], attrs, scope)
+
+
+def avg_pool_grad(orig_input_shape, grad, ksize, strides, padding, data_format="NHWC",
+                  name: str | None = None) -> Tensor:
+    """The gradient of avg_pool: each window's ``grad`` shared among its unpadded elements (``AvgPoolGrad``)."""
+    with name_scope(name, "AvgPoolGrad", [orig_input_shape, grad]) as scope:
+        orig_input_shape = convert_to_tensor(orig_input_shape, dtype=dtypes_lib.int32, name="orig_input_shape")
+        grad = convert_to_tensor(grad, name="grad")
+        attrs = _pool_attrs(grad.dtype.base_dtype, ksize, strides, padding, data_format)
+        return _pool_op("AvgPoolGrad", [orig_input_shape, grad], attrs, scope)

@@ -1,0 +1,196 @@
+"""Tests for graph/ops/conv_ops.py and depthwise_conv_ops.py: values, graphs and shapes against TensorFlow."""
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as ours_tf
+from graph import errors
+from graph.core import graph as graph_lib
+from graph.ops import conv_util
+from tests.graph.graph_oracle import assert_same_graph_v1
+
+RNG = np.random.RandomState(42)
+IMAGES = RNG.randn(2, 9, 8, 3).astype(np.float32)
+FILTER = RNG.randn(3, 3, 3, 4).astype(np.float32)
+FILTER_5 = RNG.randn(5, 4, 3, 2).astype(np.float32)
+DEPTHWISE = RNG.randn(3, 3, 3, 2).astype(np.float32)
+POINTWISE = RNG.randn(1, 1, 6, 5).astype(np.float32)
+SIGNALS = RNG.randn(2, 11, 3).astype(np.float32)
+FILTER_1D = RNG.randn(3, 3, 5).astype(np.float32)
+
+
+def _fetch(tf, build, values):
+    """``build(tf, *placeholders)`` run on ``values`` in a fresh graph of ``tf``."""
+    with tf.Graph().as_default():
+        xs = [tf.placeholder(tf.float32, np.shape(v)) for v in values]
+        outputs = build(tf, *xs)
+        with tf.Session() as sess:
+            return sess.run(outputs, dict(zip(xs, values)))
+
+
+CASES = {
+    "same_stride2": (lambda tf, x, w: tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME"), [IMAGES, FILTER]),
+    "valid": (lambda tf, x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"), [IMAGES, FILTER]),
+    "valid_stride_2_3": (lambda tf, x, w: tf.nn.conv2d(x, w, [1, 2, 3, 1], "VALID"), [IMAGES, FILTER_5]),
+    "same_stride_3_2_5x4": (lambda tf, x, w: tf.nn.conv2d(x, w, [1, 3, 2, 1], "SAME"), [IMAGES, FILTER_5]),
+    "explicit_dilated": (lambda tf, x, w: tf.nn.conv2d(x, w, 1, [[0, 0], [1, 2], [0, 3], [0, 0]], dilations=2),
+                         [IMAGES, FILTER]),
+    "same_dilated": (lambda tf, x, w: tf.nn.conv2d(x, w, 1, "SAME", dilations=[1, 2, 3, 1]), [IMAGES, FILTER]),
+    "filters_keyword": (lambda tf, x, w: tf.nn.conv2d(x, filters=w, strides=2, padding="VALID"), [IMAGES, FILTER]),
+    "backprop_input": (lambda tf, w, dy: tf.nn.conv2d_backprop_input([2, 9, 8, 3], w, dy, [1, 2, 2, 1], "SAME"),
+                       [FILTER, RNG.randn(2, 5, 4, 4).astype(np.float32)]),
+    "backprop_input_explicit": (
+        lambda tf, w, dy: tf.nn.conv2d_backprop_input([2, 9, 8, 3], w, dy, [1, 1, 1, 1],
+                                                      [[0, 0], [2, 1], [1, 0], [0, 0]]),
+        [FILTER, RNG.randn(2, 10, 7, 4).astype(np.float32)]),
+    "backprop_filter": (lambda tf, x, dy: tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], dy, [1, 2, 2, 1], "VALID"),
+                        [IMAGES, RNG.randn(2, 4, 3, 4).astype(np.float32)]),
+    "transpose": (lambda tf, dy, w: tf.nn.conv2d_transpose(dy, w, [2, 9, 8, 3], [1, 2, 2, 1], "SAME"),
+                  [RNG.randn(2, 5, 4, 4).astype(np.float32), FILTER]),
+    "transpose_valid": (lambda tf, dy, w: tf.nn.conv2d_transpose(dy, w, [2, 10, 9, 3], [1, 3, 3, 1], "VALID"),
+                        [RNG.randn(2, 3, 3, 4).astype(np.float32), FILTER]),
+    "conv1d_valid": (lambda tf, x, w: tf.nn.conv1d(x, w, 2, "VALID"), [SIGNALS, FILTER_1D]),
+    "conv1d_same": (lambda tf, x, w: tf.nn.conv1d(x, w, 1, "SAME"), [SIGNALS, FILTER_1D]),
+    "depthwise_same_stride2": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
+                               [IMAGES, DEPTHWISE]),
+    "depthwise_valid": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID"), [IMAGES, DEPTHWISE]),
+    "depthwise_backprop_input": (
+        lambda tf, w, dy: tf.nn.depthwise_conv2d_native_backprop_input([2, 9, 8, 3], w, dy, [1, 2, 2, 1], "SAME"),
+        [DEPTHWISE, RNG.randn(2, 5, 4, 6).astype(np.float32)]),
+    "depthwise_backprop_filter": (
+        lambda tf, x, dy: tf.nn.depthwise_conv2d_native_backprop_filter(x, [3, 3, 3, 2], dy, [1, 1, 1, 1], "VALID"),
+        [IMAGES, RNG.randn(2, 7, 6, 6).astype(np.float32)]),
+    "separable": (lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME"),
+                  [IMAGES, DEPTHWISE, POINTWISE]),
+}
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_values_match_tensorflow(tf1, name):
+    build, values = CASES[name]
+    ours = _fetch(ours_tf, build, values)
+    theirs = _fetch(tf1, build, values)
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=2e-5)
+
+
+def _nchw(value):
+    return np.ascontiguousarray(value.transpose(0, 3, 1, 2))
+
+
+def test_nchw_is_nhwc_transposed():
+    # TF's CPU kernels run NHWC only, so NCHW is checked against our NHWC result.
+    dy = RNG.randn(2, 5, 4, 4).astype(np.float32)
+    nhwc = _fetch(ours_tf, lambda tf, x, w, g: [
+        tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME", dilations=[1, 1, 1, 1]),
+        tf.nn.conv2d_backprop_input([2, 9, 8, 3], w, g, [1, 2, 2, 1], "SAME"),
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], g, [1, 2, 2, 1], "SAME"),
+        tf.nn.depthwise_conv2d_native(x, w[:, :, :, :2], [1, 2, 2, 1], "SAME")], [IMAGES, FILTER, dy])
+    nchw = _fetch(ours_tf, lambda tf, x, w, g: [
+        tf.nn.conv2d(x, w, [1, 1, 2, 2], "SAME", data_format="NCHW"),
+        tf.nn.conv2d_backprop_input([2, 3, 9, 8], w, g, [1, 1, 2, 2], "SAME", data_format="NCHW"),
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], g, [1, 1, 2, 2], "SAME", data_format="NCHW"),
+        tf.nn.depthwise_conv2d_native(x, w[:, :, :, :2], [1, 1, 2, 2], "SAME", data_format="NCHW")],
+        [_nchw(IMAGES), FILTER, _nchw(dy)])
+    np.testing.assert_allclose(nchw[0], _nchw(nhwc[0]), rtol=1e-6)
+    np.testing.assert_allclose(nchw[1], _nchw(nhwc[1]), rtol=1e-6)
+    np.testing.assert_allclose(nchw[2], nhwc[2], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(nchw[3], _nchw(nhwc[3]), rtol=1e-6)
+
+
+def test_conv2d_is_the_sum_it_defines():
+    # One output element written out as the sum over the window (independent of im2col).
+    out = _fetch(ours_tf, lambda tf, x, w: tf.nn.conv2d(x, w, [1, 2, 3, 1], "SAME"), [IMAGES, FILTER_5])
+    padded = np.pad(IMAGES.astype(np.float64), ((0, 0), (2, 2), (1, 2), (0, 0)))  # rows: 4 needed, cols: 3 needed
+    expected = np.einsum("hwc,hwco->o", padded[1, 2:7, 3:7], FILTER_5)
+    np.testing.assert_allclose(out[1, 1, 1], expected, rtol=1e-5)
+
+
+@pytest.mark.tf
+def test_graph_matches_tensorflow(tf1):
+    def build(tf):
+        x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+        w = tf.placeholder(tf.float32, [3, 3, 3, 4], name="w")
+        tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME")
+        tf.nn.conv2d(x, w, strides=1, padding=[[0, 0], [1, 2], [0, 1], [0, 0]], dilations=2, name="explicit")
+        tf.nn.conv2d(tf.placeholder(tf.float32, [None, 3, 8, 8]), w, [1, 1, 2, 2], "VALID", data_format="NCHW")
+        tf.nn.conv1d(tf.placeholder(tf.float32, [None, 10, 3], name="x1"),
+                     tf.placeholder(tf.float32, [3, 3, 5], name="w1"), 2, "VALID")
+        tf.nn.conv2d_transpose(tf.placeholder(tf.float32, [2, 4, 4, 4]), w, [2, 8, 8, 3], [1, 2, 2, 1], "SAME")
+        tf.nn.conv2d_backprop_input([2, 8, 8, 3], w, tf.placeholder(tf.float32, [2, 4, 4, 4]), [1, 2, 2, 1], "SAME")
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], tf.placeholder(tf.float32, [2, 4, 4, 4]), [1, 2, 2, 1],
+                                     "SAME")
+        dw = tf.placeholder(tf.float32, [3, 3, 3, 2], name="dw")
+        tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME")
+        tf.nn.depthwise_conv2d_native(x, dw, [1, 2, 2, 1], "VALID")
+        tf.nn.separable_conv2d(x, dw, tf.placeholder(tf.float32, [1, 1, 6, 5], name="pw"), [1, 1, 1, 1], "VALID")
+    assert_same_graph_v1(tf1, build)
+
+
+@pytest.mark.tf
+def test_shapes_with_unknown_dimensions_match_tensorflow(tf1):
+    def shapes(tf):
+        x = tf.placeholder(tf.float32, [None, None, 7, 3])
+        w = tf.placeholder(tf.float32, [3, 3, 3, None])
+        sizes = tf.placeholder(tf.int32, [4])
+        return [t.shape.as_list() if t.shape.ndims is not None else None for t in (
+            tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME"),
+            tf.nn.conv2d(tf.placeholder(tf.float32, None), w, [1, 2, 2, 1], "SAME"),
+            tf.nn.conv2d_backprop_input(sizes, w, tf.placeholder(tf.float32, [None, 4, 4, 2]), [1, 2, 2, 1], "SAME"),
+            tf.nn.depthwise_conv2d_native(x, tf.placeholder(tf.float32, [3, 3, 3, 2]), [1, 1, 1, 1], "VALID"))]
+    with graph_lib.Graph().as_default():
+        ours = shapes(ours_tf)
+    assert ours == shapes(tf1)
+
+
+@pytest.mark.tf
+def test_build_errors_match_tensorflow(tf1):
+    for tf in (ours_tf, tf1):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [1, 4, 4, 3])
+            with pytest.raises(ValueError, match="rank 4"):
+                tf.nn.conv2d(x, tf.placeholder(tf.float32, [3, 3, 3]), 1, "SAME")
+            with pytest.raises(ValueError, match="Depth of input"):
+                tf.nn.conv2d(x, tf.placeholder(tf.float32, [3, 3, 2, 1]), 1, "SAME")
+            with pytest.raises(ValueError, match="Negative dimension size caused by subtracting 5 from 4"):
+                tf.nn.conv2d(x, tf.placeholder(tf.float32, [5, 5, 3, 1]), 1, "VALID")
+            with pytest.raises(ValueError, match="strides should be of length 1, 2 or 4"):
+                tf.nn.conv2d(x, tf.placeholder(tf.float32, [1, 1, 3, 1]), [1, 1, 1], "SAME")
+            with pytest.raises(ValueError, match="explicit padding"):
+                tf.nn.conv2d(x, tf.placeholder(tf.float32, [1, 1, 3, 1]), 1, "EXPLICIT")
+
+
+def test_run_time_shape_errors_name_the_op():
+    with graph_lib.Graph().as_default():
+        x = ours_tf.placeholder(ours_tf.float32, [None, None, None, 3])
+        y = ours_tf.nn.conv2d(x, ours_tf.ones([5, 5, 3, 1]), 1, "VALID", name="too_big")
+        with ours_tf.Session() as sess:
+            with pytest.raises(errors.InvalidArgumentError, match="negative") as caught:
+                sess.run(y, {x: np.zeros((1, 3, 3, 3), np.float32)})
+    assert caught.value.op.name == "too_big"
+
+
+@pytest.mark.tf
+def test_batch_strides_fail_at_run_time_as_in_tensorflow(tf1):
+    for tf in (ours_tf, tf1):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [1, 4, 4, 3])
+            y = tf.nn.conv2d(x, tf.ones([1, 1, 3, 1]), [2, 1, 1, 1], "SAME")  # TF's shape function allows it
+            with tf.Session() as sess:
+                with pytest.raises(tf.errors.UnimplementedError, match="strides in the batch and depth"):
+                    sess.run(y, {x: np.zeros((1, 4, 4, 3), np.float32)})
+
+
+def test_window_geometry_follows_tensorflow():
+    assert conv_util.window_geometry(9, 3, 2, 1, b"SAME") == conv_util.Window(5, 1, 1)
+    assert conv_util.window_geometry(8, 3, 2, 1, b"SAME") == conv_util.Window(4, 0, 1)
+    assert conv_util.window_geometry(8, 3, 2, 2, b"VALID") == conv_util.Window(2, 0, 0)
+    assert conv_util.window_geometry(8, 3, 3, 1, b"EXPLICIT", (2, 1)) == conv_util.Window(3, 2, 1)
+
+
+def test_depthwise_with_a_dilation_rate_says_what_is_missing():
+    with graph_lib.Graph().as_default():
+        x = ours_tf.placeholder(ours_tf.float32, [1, 8, 8, 3])
+        with pytest.raises(NotImplementedError, match="SpaceToBatchND"):
+            ours_tf.nn.depthwise_conv2d(x, ours_tf.ones([3, 3, 3, 1]), [1, 1, 1, 1], "SAME", rate=[2, 2])
