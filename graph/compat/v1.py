@@ -27,6 +27,7 @@ _TOP_LEVEL_MODULES = (
     "graph.variables.variable_collections",
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
+    "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
@@ -38,6 +39,8 @@ _NOT_TOP_LEVEL = frozenset((
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
     "with_dependencies", "switch", "ref_switch", "merge", "set_control_flow_context",
+    "WhileContext", "enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
+    "is_loop_constant_enter", "to_flow", "with_flow", "ENTER_TYPES", "EXIT_TYPES", "NEXT_ITERATION_TYPES",
     # protos and classes TF keeps in sub-modules only
     "VariableDef", "SaveSliceInfoDef", "PartitionedVariable", "RefVariable", "VariableV1", "DeviceSpecV1",
     "DeviceSpecV2", "ClusterSpec", "replica_device_setter",

@@ -127,3 +127,7 @@ def _ref_merge_grad(op, grad, _):
 
 
 NotDifferentiable("Assert")  # as TF's control_flow_ops declares it
+
+# TensorArray ops TF's tensor_array_grad declares without gradients (the handle, its size, closing it).
+for _op_type in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3"):
+    NotDifferentiable(_op_type)

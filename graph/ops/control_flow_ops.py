@@ -235,6 +235,13 @@ class CondContext:
     def AddName(self, name: str) -> None:
         self._values.add(name)
 
+    def GetWhileContext(self):
+        """The WhileContext enclosing this branch, or None."""
+        return None if self._outer_context is None else self._outer_context.GetWhileContext()
+
+    def GetControlPivot(self) -> Tensor:
+        return self._pivot
+
     def AddInnerOp(self, op: Operation) -> None:
         if self._outer_context is not None:
             self._outer_context.AddInnerOp(op)

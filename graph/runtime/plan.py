@@ -18,15 +18,13 @@ from graph import errors
 from graph.base import kernels
 from graph.base.kernels import DEAD
 from graph.core.graph import Operation, Tensor
+from graph.runtime import frames
 from graph.runtime.fetches import Fetcher, element_str, tensor_str
 
 __all__ = ["Plan", "build_plan", "convert_feed", "fetch_value"]
 
 _MERGE_TYPES = frozenset(("Merge", "RefMerge"))
 _DEADNESS_SOURCES = frozenset(("Switch", "RefSwitch"))
-
-
-
 
 
 class Plan:
@@ -100,6 +98,26 @@ def build_plan(graph, fetches, feed_dict) -> Plan:
             f"No kernel registered in this emulator for op type(s) needed by this run: {listing}. "
             "Register one with graph.base.kernels.register, or fetch a subgraph without them.")
 
+    if frames.has_frames(order):  # while loops: each frame becomes one iterating step (graph.runtime.frames)
+        steps, slot, tensor_slot = frames.schedule(order, fed, slot)
+        deadness = True
+    else:
+        steps, slot, tensor_slot, deadness = _schedule(order, fed, slot)
+    plan = Plan()
+    plan.fetcher = fetcher
+    plan.steps = steps
+    plan.num_slots = slot
+    plan.feeds = feeds
+    plan.fetch_slots = [(_fetch_slot(tensor_slot, e), e) if isinstance(e, Tensor) else (None, e)
+                        for e in fetcher.elements]
+    plan.deadness = deadness
+    plan.anchors = (fetches, list((feed_dict or {}).keys()))  # keep keyed objects alive: ids stay unique
+    return plan
+
+
+def _schedule(order: list, fed: dict, slot: int):
+    """Steps for ``order`` (no while loops): ``(steps, num_slots, tensor_slot, deadness)``."""
+    registry = kernels._REGISTRY
     tensor_slot: dict[int, int] = dict(fed)
     op_index: dict[int, int] = {}
     steps = []
@@ -126,15 +144,15 @@ def build_plan(graph, fetches, feed_dict) -> Plan:
             deadness = True
         steps.append((op, kernel.compute, in_slots, derefs, out0, len(op._outputs), controls,
                       op_type in _MERGE_TYPES))
-    plan = Plan()
-    plan.fetcher = fetcher
-    plan.steps = steps
-    plan.num_slots = slot
-    plan.feeds = feeds
-    plan.fetch_slots = [(tensor_slot[id(e)], e) if isinstance(e, Tensor) else (None, e) for e in fetcher.elements]
-    plan.deadness = deadness
-    plan.anchors = (fetches, list((feed_dict or {}).keys()))  # keep keyed objects alive: ids stay unique
-    return plan
+    return steps, slot, tensor_slot, deadness
+
+
+def _fetch_slot(tensor_slot: dict, tensor: Tensor) -> int:
+    slot = tensor_slot.get(id(tensor))
+    if slot is None:
+        raise errors.InvalidArgumentError(None, tensor.op, f"Tensor {tensor.name} is inside a while loop's frame: it "
+                                          "has one value per iteration and cannot be fetched.")
+    return slot
 
 
 def convert_feed(tensor: Tensor, key, value):

@@ -147,6 +147,12 @@ CASES = [
 # the linear-algebra work of the classic-programs issue). tf.gradients through them raises TF's LookupError.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
     "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr",
+    # while-loop gradients (TF's control_flow_grad + control_flow_state gradient loop with stacks) are not
+    # built yet: tf.gradients through a loop raises LookupError naming the Exit op
+    "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
+    # TF's tensor_array_grad (TensorArrayGradV3 accumulators) is not built yet, nor its op
+    "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3", "TensorArrayScatterV3",
+    "TensorArrayConcatV3", "TensorArraySplitV3",
 })
 
 # Ops TensorFlow registers nothing for: no inputs, only integer/boolean outputs, or optimizer updates;

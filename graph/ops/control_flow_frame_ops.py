@@ -1,0 +1,112 @@
+"""The ops of TF1 while-loop frames: Enter, Exit, NextIteration, LoopCond (and Ref variants), kernels and builders.
+
+``Enter`` makes a value available in the child frame named by its ``frame_name`` attr
+(``is_constant``: the same value in every iteration), ``Exit`` hands a value back to the
+parent frame, ``NextIteration`` carries a value to the next iteration (the back edge into a
+loop's ``Merge``) and ``LoopCond`` marks the loop's condition.  Each kernel forwards its input:
+frames and iterations are the executor's business (graph.runtime.frames).  graph.ops.control_flow_while
+builds loops from them.
+"""
+
+from __future__ import annotations
+
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core.graph import Operation, Tensor, convert_to_tensor, name_scope
+
+__all__ = ["enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
+           "is_loop_constant_enter", "ENTER_TYPES", "EXIT_TYPES", "NEXT_ITERATION_TYPES"]
+
+ENTER_TYPES = frozenset(("Enter", "RefEnter"))
+EXIT_TYPES = frozenset(("Exit", "RefExit"))
+NEXT_ITERATION_TYPES = frozenset(("NextIteration", "RefNextIteration"))
+
+
+# ----------------------------------------------------------------- kernels
+def _infer_enter(op):
+    data = op._inputs[0]
+    # TF's shape function: unknown unless the value is loop-invariant (the builder sets the invariant).
+    shape = data.shape if op._attrs.get("is_constant") else TensorShape(None)
+    return [(data.dtype, shape)]
+
+
+def _infer_unchanged(op):
+    return [(op._inputs[0].dtype, op._inputs[0].shape)]
+
+
+def _infer_loop_cond(op):
+    pred = op._inputs[0]
+    if pred.shape.ndims not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.ndims} for '{op.name}' (LoopCond) with "
+                         f"input shapes: {pred.shape}.")
+    return [(dtypes_lib.bool, TensorShape([]))]
+
+
+def _forward(ctx, op, inputs):
+    return [inputs[0]]
+
+
+_FRAME_DEFAULTS = {"is_constant": False, "parallel_iterations": 10}
+kernels.register("Enter", infer=_infer_enter, compute=_forward, default_attrs=_FRAME_DEFAULTS)
+kernels.register("RefEnter", infer=_infer_enter, compute=_forward, ref_inputs=(0,), default_attrs=_FRAME_DEFAULTS)
+kernels.register("Exit", infer=_infer_unchanged, compute=_forward)
+kernels.register("RefExit", infer=_infer_unchanged, compute=_forward, ref_inputs=(0,))
+kernels.register("NextIteration", infer=_infer_unchanged, compute=_forward)
+kernels.register("RefNextIteration", infer=_infer_unchanged, compute=_forward, ref_inputs=(0,))
+kernels.register("LoopCond", infer=_infer_loop_cond, compute=_forward)
+
+
+# ----------------------------------------------------------------- primitive builders
+def enter(data, frame_name: str, is_constant: bool = False, parallel_iterations: int = 10,
+          use_ref: bool = True, use_input_shape: bool = True, name: str | None = None) -> Tensor:
+    """``data`` made available in the child frame ``frame_name`` (``Enter``, or ``RefEnter`` for a ref)."""
+    data = convert_to_tensor(data, as_ref=True)
+    op_type = "RefEnter" if data.dtype._is_ref_dtype and use_ref else "Enter"
+    graph = data.graph
+    attrs = {"T": data.dtype.base_dtype,
+             "frame_name": frame_name.encode(), "is_constant": bool(is_constant),
+             "parallel_iterations": int(parallel_iterations)}
+    with name_scope(name, "Enter", [data]) as scope:
+        result = graph.create_op(op_type, [data], name=scope, attrs=attrs)._outputs[0]
+    if use_input_shape:
+        result.set_shape(data.shape)
+    return result
+
+
+def exit(data, name: str | None = None) -> Tensor:  # noqa: A001 (TF's name)
+    """``data`` made available in the parent frame (``Exit``, ``RefExit`` for a ref)."""
+    data = convert_to_tensor(data, as_ref=True)
+    op_type = "RefExit" if data.dtype._is_ref_dtype else "Exit"
+    with name_scope(name, "Exit", [data]) as scope:
+        return data.graph.create_op(op_type, [data], name=scope, attrs={"T": data.dtype.base_dtype})._outputs[0]
+
+
+def next_iteration(data, name: str | None = None) -> Tensor:
+    """``data`` made available to the next iteration (``NextIteration``, ``RefNextIteration`` for a ref)."""
+    data = convert_to_tensor(data, as_ref=True)
+    op_type = "RefNextIteration" if data.dtype._is_ref_dtype else "NextIteration"
+    with name_scope(name, "NextIteration", [data]) as scope:
+        return data.graph.create_op(op_type, [data], name=scope, attrs={"T": data.dtype.base_dtype})._outputs[0]
+
+
+def loop_cond(input, name: str | None = None) -> Tensor:
+    """The loop's termination condition (``LoopCond``): a scalar bool forwarded."""
+    input = convert_to_tensor(input)
+    with name_scope(name, "LoopCond", [input]) as scope:
+        return input.graph.create_op("LoopCond", [input], name=scope)._outputs[0]
+
+
+def is_loop_enter(op: Operation) -> bool:
+    """Whether ``op`` is an Enter (TF's control_flow_util.IsLoopEnter)."""
+    return op.type in ENTER_TYPES
+
+
+def is_loop_exit(op: Operation) -> bool:
+    """Whether ``op`` is an Exit (TF's control_flow_util.IsLoopExit)."""
+    return op.type in EXIT_TYPES
+
+
+def is_loop_constant_enter(op: Operation) -> bool:
+    """Whether ``op`` is an Enter of a loop-invariant value (TF's IsLoopConstantEnter)."""
+    return op.type in ENTER_TYPES and bool(op._attrs.get("is_constant"))
