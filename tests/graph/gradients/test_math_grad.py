@@ -3,7 +3,6 @@
 import pytest
 
 from graph.base import kernels
-from graph.gradients import gradients_impl  # noqa: F401  (imports every gradient module)
 from graph.gradients import registry
 from tests.graph.gradients import gradient_table
 

@@ -155,7 +155,7 @@ def test_errors(g):
 def test_regularizers_fill_the_regularization_losses_as_tensorflow(tf1):
     def build(tf):
         l2 = lambda w: 0.01 * tf.nn.l2_loss(w)  # noqa: E731 - the TF1 idiom for a regularizer
-        w1 = tf.get_variable("w1", initializer=np.array([[1.0, -2.0], [3.0, 0.5]], np.float32), regularizer=l2)
+        tf.get_variable("w1", initializer=np.array([[1.0, -2.0], [3.0, 0.5]], np.float32), regularizer=l2)
         with tf.variable_scope("layer", regularizer=lambda w: tf.reduce_sum(tf.abs(w)) * 0.5):
             w2 = tf.get_variable("w2", initializer=np.array([1.0, -4.0], np.float32))
             tf.get_variable("b", initializer=np.zeros(2, np.float32), regularizer=lambda w: None)
