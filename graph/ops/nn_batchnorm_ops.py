@@ -1,4 +1,4 @@
-"""Fused batch normalization: ``FusedBatchNormV3`` and its gradient op ``FusedBatchNormGradV3`` (tf.nn.fused_batch_norm).
+"""Fused batch normalization: ``FusedBatchNormV3`` and its gradient op ``FusedBatchNormGradV3`` (fused_batch_norm).
 
 Op types, inputs, outputs and attrs are TensorFlow's (``gen_nn_ops``):
 
@@ -64,7 +64,7 @@ def _shape_error(op, message: str) -> ValueError:
     return ValueError(f"{message} for '{{{{node {op.name}}}}} = {_node_text(op)}' with input shapes: {shapes}.")
 
 
-def _channel_vector(op, tensor, depth, rank_message: bool = True):
+def _channel_vector(op, tensor, depth):
     """Merges a rank-1 per-channel input with ``depth`` (TF's shape fn: rank 1, equal dimensions)."""
     shape = tensor.shape
     if shape.ndims is not None and shape.ndims != 1:

@@ -33,7 +33,7 @@ def _lookup(new_name: str, new_value, old_name: str, old_value):
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name: str | None = None) -> Tensor:
-    """``scale * (x - mean) / sqrt(variance + epsilon) + offset``, in scope ``batchnorm`` (offset, scale may be None)."""
+    """``scale * (x - mean) / sqrt(variance + epsilon) + offset`` in scope ``batchnorm`` (offset, scale: or None)."""
     with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
         inv = math_ops.rsqrt(variance + variance_epsilon)
         if scale is not None:
@@ -44,7 +44,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 
 
 def sufficient_statistics(x, axes, shift=None, keep_dims=None, name: str | None = None, keepdims=None) -> tuple:
-    """``(count, sum of (x - shift), sum of (x - shift) ** 2, shift)`` over ``axes``, in scope ``sufficient_statistics``.
+    """``(count, sum of (x - shift), sum of (x - shift) ** 2, shift)`` over ``axes`` (scope sufficient_statistics).
 
     Raises:
         ValueError: if both ``keepdims`` and its deprecated alias ``keep_dims`` are given.

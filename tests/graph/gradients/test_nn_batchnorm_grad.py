@@ -1,4 +1,4 @@
-"""Tests for graph/gradients/nn_batchnorm_grad.py and the gradients of nn_statistics: against TF, central differences."""
+"""Tests for graph/gradients/nn_batchnorm_grad.py and nn_statistics' gradients: against TF and central differences."""
 
 import numpy as np
 import pytest
