@@ -22,7 +22,8 @@ import graph.ops as _ops  # noqa: F401  (loads every op family: their kernels an
 _TOP_LEVEL_MODULES = (
     "graph.core.graph", "graph.base.dtypes", "graph.base.shapes", "graph.ops.constant_ops", "graph.ops.state_ops", "graph.ops.math_ops",
     "graph.ops.reduction_ops", "graph.ops.array_ops", "graph.ops.array_concat_ops", "graph.ops.array_index_ops",
-    "graph.ops.array_fill_ops", "graph.ops.linalg_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops",
+    "graph.ops.array_fill_ops", "graph.ops.linalg_ops", "graph.ops.matrix_diag_ops",
+    "graph.ops.linalg_solve_ops", "graph.ops.nn_ops", "graph.ops.random_ops", "graph.ops.control_flow_ops",
     "graph.variables.variables", "graph.variables.partitioned_variables",
     "graph.variables.variable_collections",
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
@@ -39,6 +40,8 @@ _NOT_TOP_LEVEL = frozenset((
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
     "with_dependencies", "switch", "ref_switch", "merge", "set_control_flow_context",
+    # tf.linalg only
+    "slogdet", "adjoint", "logdet",
     "WhileContext", "enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
     "is_loop_constant_enter", "to_flow", "with_flow", "ENTER_TYPES", "EXIT_TYPES", "NEXT_ITERATION_TYPES",
     # protos and classes TF keeps in sub-modules only
@@ -90,12 +93,16 @@ _TOP_LEVEL_ALIASES = {
     "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+    "dynamic_partition": "graph.ops.data_flow_ops:dynamic_partition",
+    "scatter_nd": "graph.ops.top_k_ops:scatter_nd",
+    "gather_nd": "graph.ops.top_k_ops:gather_nd",
+    "sparse_to_dense": "graph.ops.sparse_ops:sparse_to_dense",
+    "pad": "graph.ops.pad_ops:pad",
     **{name: "graph.proto.summary:" + name for name in (
         "Summary", "Event", "SessionLog", "HistogramProto", "SummaryMetadata", "LogMessage")},
-    "get_logger": "graph.platform.tf_logging:get_logger",
-    "pad": "graph.ops.pad_ops:pad",
     "custom_gradient": "graph.gradients.custom_gradient:custom_gradient",
     "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
+    "get_logger": "graph.platform.tf_logging:get_logger",
 }
 
 _NAMESPACES = {
@@ -103,11 +110,15 @@ _NAMESPACES = {
     "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
             "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops",
             "graph.ops.conv_ops", "graph.ops.depthwise_conv_ops", "graph.ops.pooling_ops", "graph.ops.lrn_ops",
-            "graph.gradients.custom_gradient"), {},
+            "graph.gradients.custom_gradient", "graph.ops.embedding_ops", "graph.ops.top_k_ops",
+            "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses"), {},
            frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names
-                      "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient"))),
+                      "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",
+                      "register_partitioned_type", "scatter_nd", "gather_nd"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
+        "top_k": "graph.ops.top_k_ops:top_k",
+        "in_top_k": "graph.ops.top_k_ops:in_top_k",
         "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
         "zero_fraction": "graph.ops.nn_statistics:zero_fraction",
         "cumsum": "graph.ops.math_grad_ops:cumsum",
@@ -117,10 +128,20 @@ _NAMESPACES = {
         "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     }, frozenset((
         "cast", "div", "floor_div", "range", "to_float", "to_int32", "to_int64"))),
-    "linalg": ("graph.ops.linalg_ops", {
+    "linalg": (("graph.ops.linalg_ops", "graph.ops.linalg_solve_ops", "graph.ops.matrix_diag_ops"), {
         "diag_part": "graph.ops.linalg_ops:matrix_diag_part",
         "transpose": "graph.ops.linalg_ops:matrix_transpose",
-    }, frozenset(("matrix_diag_part",))),
+        "tensor_diag_part": "graph.ops.linalg_ops:diag_part",
+        "inv": "graph.ops.linalg_solve_ops:matrix_inverse",
+        "det": "graph.ops.linalg_solve_ops:matrix_determinant",
+        "solve": "graph.ops.linalg_solve_ops:matrix_solve",
+        "triangular_solve": "graph.ops.linalg_solve_ops:matrix_triangular_solve",
+        "diag": "graph.ops.matrix_diag_ops:matrix_diag",
+        "tensor_diag": "graph.ops.matrix_diag_ops:diag",
+        "set_diag": "graph.ops.matrix_diag_ops:matrix_set_diag",
+        "band_part": "graph.ops.matrix_diag_ops:matrix_band_part",
+    }, frozenset(("matrix_diag_part", "matrix_inverse", "matrix_determinant", "matrix_solve",
+                  "matrix_triangular_solve", "matrix_diag", "matrix_set_diag", "matrix_band_part"))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
     "summary": (("graph.ops.summary_ops", "graph.ops.summary_image_ops"), {
         "FileWriter": "graph.summary.writer:FileWriter",
@@ -136,6 +157,8 @@ _NAMESPACES = {
     "compat": ("graph.platform.compat", {}, frozenset()),
     "errors": ("graph.errors", {}, frozenset()),
     "random": ("graph.ops.random_ops", {
+        "log_uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:log_uniform_candidate_sampler",
+        "uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:uniform_candidate_sampler",
         "normal": "graph.ops.random_ops:random_normal",
         "truncated_normal": "graph.ops.random_ops:truncated_normal",
         "uniform": "graph.ops.random_ops:random_uniform",
