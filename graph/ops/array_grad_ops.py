@@ -103,8 +103,7 @@ def _infer_strided_slice_grad(op):
 
 def _compute_strided_slice_grad(ctx, op, inputs):
     shape, begin, end, strides, dy = (np.asarray(v) for v in inputs)
-    masks = tuple(op._attrs[name] for name in _MASK_NAMES)
-    items = array_index_ops._slice_spec(begin.tolist(), end.tolist(), strides.tolist(), masks)
+    items = array_index_ops.strided_slice_items(op, begin, end, strides)
     result = np.zeros(tuple(int(d) for d in shape), dtype=dy.dtype)
     try:
         view = result[tuple(items)]

@@ -16,7 +16,7 @@ from graph.base.shapes import TensorShape, as_shape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import constant_ops as ops
-from graph.ops.array_concat_ops import concat, stack
+from graph.ops.array_concat_ops import concat
 from graph.ops.array_ops import _apply, _int_tensor, broadcast_static_shape, reshape, shape, squeeze
 
 __all__ = ["gather", "slice", "strided_slice", "boolean_mask", "one_hot", "where"]
@@ -229,6 +229,12 @@ def _masks(op):
             attrs["shrink_axis_mask"])
 
 
+def strided_slice_items(op, begin, end, strides) -> list:
+    """The numpy index items a StridedSlice-family op (StridedSlice, StridedSliceGrad) selects with these
+    begin/end/strides values and its mask attrs."""
+    return _slice_spec(*(np.asarray(v).tolist() for v in (begin, end, strides)), _masks(op))
+
+
 def _strided_slice_rank_only(op, shape: TensorShape, begin_shape: TensorShape) -> TensorShape:
     """The output shape when the bounds are unknown: shrunk axes dropped, sliced ones unknown (TF's shape fn)."""
     begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_mask = _masks(op)
@@ -253,7 +259,7 @@ def _infer_strided_slice(op):
         return [(dtype, TensorShape(None))]
     if any(v is None for v in values):
         return [(dtype, _strided_slice_rank_only(op, tensor.shape, begin_t.shape))]
-    items = _slice_spec(*(np.asarray(v).tolist() for v in values), _masks(op))
+    items = strided_slice_items(op, *values)
     if Ellipsis not in items:
         items.append(Ellipsis)
     dims = tensor.shape.as_list()
@@ -280,7 +286,7 @@ def _infer_strided_slice(op):
 
 def _compute_strided_slice(ctx, op, inputs):
     tensor, begin, end, strides = (np.asarray(v) for v in inputs)
-    items = _slice_spec(begin.tolist(), end.tolist(), strides.tolist(), _masks(op))
+    items = strided_slice_items(op, begin, end, strides)
     try:
         result = tensor[tuple(items)]
     except IndexError as error:
