@@ -22,7 +22,6 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor, convert_to_tensor, name_scope
-from graph.ops import constant_ops  # noqa: F401  (string Consts and their kernel)
 from graph.ops.summary_histogram import histogram_proto
 from graph.proto.framework import TensorProto, TensorShapeProto
 from graph.proto.summary import Summary, SummaryMetadata

@@ -6,6 +6,7 @@ import pytest
 import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.core import graph as graph_lib
+from graph.gradients import gradients_impl, registry  # noqa: F401  (gradients_impl fills the registry)
 from graph.ops.summary_histogram import DEFAULT_BUCKET_LIMITS
 from graph.platform.png import decode_png
 from graph.proto.framework import GraphDef
@@ -172,7 +173,5 @@ def test_build_time_type_errors():
 
 
 def test_summary_ops_are_not_differentiable():
-    from graph.gradients import gradients_impl  # noqa: F401  (fills the registry)
-    from graph.gradients import registry
     for op_type in ("ScalarSummary", "HistogramSummary", "ImageSummary", "TensorSummaryV2", "MergeSummary"):
         assert registry.is_registered(op_type) and op_type in registry.not_differentiable_types()

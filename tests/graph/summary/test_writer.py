@@ -1,0 +1,212 @@
+"""FileWriter: TensorFlow's file names and records, read back by TensorBoard and by TensorFlow, byte for byte."""
+
+import os
+import re
+import socket
+import time
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as ours_tf
+from graph import errors
+from graph.core import graph as graph_lib
+from graph.platform import tfrecord
+from graph.proto.summary import Event, SessionLog, Summary, SummaryMetadata
+from graph.summary.event_file_writer import FILE_VERSION, SOURCE_METADATA_WRITER
+from graph.summary.summary_iterator import summary_iterator
+from graph.summary.writer import FileWriter, FileWriterCache
+
+NAME = re.compile(r"events\.out\.tfevents\.(\d{10})\." + re.escape(socket.gethostname()) + r"(.*)$")
+
+
+def _only_file(directory) -> str:
+    files = os.listdir(directory)
+    assert len(files) == 1, files
+    return os.path.join(directory, files[0])
+
+
+def _summaries(tf, x):
+    """One summary of each kind, merged; built the same way with ours and TF."""
+    tf.summary.scalar("loss", tf.reduce_mean(x))
+    tf.summary.histogram("weights", x)
+    tf.summary.image("picture", tf.reshape(x[:12], [1, 2, 2, 3]))
+    tf.summary.text("note", tf.constant("hello **world**"))
+    return tf.summary.merge_all()
+
+
+def _write_ours(logdir, feeds, **kwargs):
+    g = graph_lib.Graph()
+    with g.as_default():
+        x = ours_tf.placeholder(ours_tf.float32, [None], name="x")
+        merged = _summaries(ours_tf, x)
+        with ours_tf.Session() as sess, FileWriter(logdir, graph=g, **kwargs) as writer:
+            for step, feed in enumerate(feeds):
+                writer.add_summary(sess.run(merged, {x: feed}), step)
+    return g
+
+
+def test_file_name_first_event_and_lazy_creation(tmp_path):
+    before = int(time.time())
+    writer = FileWriter(str(tmp_path / "logs"))
+    assert os.listdir(tmp_path / "logs") == []  # TF's EventsWriter opens its file on the first event
+    writer.add_summary(Summary(value=[Summary.Value(tag="a", simple_value=1.0)]), global_step=4)
+    writer.close()
+    path = _only_file(tmp_path / "logs")
+    seconds = int(NAME.match(os.path.basename(path)).group(1))
+    assert before <= seconds <= time.time()
+    first, second = list(summary_iterator(path))
+    assert first == Event(wall_time=float(seconds), file_version=FILE_VERSION,
+                          source_metadata=first.source_metadata)
+    assert first.source_metadata.writer == SOURCE_METADATA_WRITER
+    assert second.step == 4 and second.summary.value[0].simple_value == 1.0
+    assert writer.get_logdir() == str(tmp_path / "logs")
+
+
+def test_suffix_creates_the_file_at_once(tmp_path):
+    FileWriter(str(tmp_path), filename_suffix=".v2").close()
+    path = _only_file(tmp_path)
+    assert NAME.match(os.path.basename(path)).group(2) == ".v2"
+    assert [e.file_version for e in summary_iterator(path)] == [FILE_VERSION]
+
+
+def test_flush_secs_close_and_reopen(tmp_path):
+    writer = FileWriter(str(tmp_path), flush_secs=1000)
+    writer.add_session_log(SessionLog(status=SessionLog.START), 1)  # the first event flushes (none before it)
+    path = _only_file(tmp_path)
+    size = os.path.getsize(path)
+    writer.add_session_log(SessionLog(status=SessionLog.STOP), 2)  # within flush_secs: still buffered
+    assert os.path.getsize(path) == size
+    writer.flush()
+    assert os.path.getsize(path) > size
+    writer.close()
+    with pytest.warns(UserWarning, match="Attempting to use a closed FileWriter"):
+        writer.add_session_log(SessionLog(status=SessionLog.START), 3)  # dropped
+    assert [e.step for e in summary_iterator(path)] == [0, 1, 2]
+    writer.reopen()
+    time.sleep(1.05)  # a new second: a new file name (TF's names have whole seconds)
+    writer.add_session_log(SessionLog(status=SessionLog.START), 4)
+    writer.close()
+    assert len(os.listdir(tmp_path)) == 2
+
+
+def test_add_graph_arguments_and_run_metadata(tmp_path):
+    g = graph_lib.Graph()
+    with g.as_default():
+        ours_tf.constant(1.0, name="c")
+    with FileWriter(str(tmp_path)) as writer:
+        with pytest.raises(ValueError, match="not both"):
+            writer.add_graph(g, graph_def=g.as_graph_def())
+        with pytest.raises(TypeError, match="must be an instance of `Graph`"):
+            writer.add_graph("graph")
+        writer.add_graph(None, graph_def=g.as_graph_def())
+        writer.add_run_metadata(ours_tf.RunMetadata(), "step1", 3)
+        with pytest.raises(ValueError, match="already used"):
+            writer.add_run_metadata(ours_tf.RunMetadata(), "step1")
+        with pytest.raises(TypeError, match="MetaGraphDef"):
+            writer.add_meta_graph(g.as_graph_def())
+    events = list(summary_iterator(_only_file(tmp_path)))
+    assert events[1].graph_def == g.as_graph_def().to_bytes()
+    assert events[2].tagged_run_metadata.tag == "step1" and events[2].step == 3
+    with pytest.raises(errors.UnimplementedError, match="session"):
+        FileWriter(str(tmp_path), session=object())
+
+
+def test_metadata_is_written_for_the_first_value_of_a_tag_only(tmp_path):
+    text = Summary(value=[Summary.Value(tag="t", metadata=SummaryMetadata(display_name="d"), simple_value=1.0)])
+    with FileWriter(str(tmp_path)) as writer:
+        writer.add_summary(text.to_bytes(), 1)
+        writer.add_summary(text.to_bytes(), 2)
+    first, second = [e.summary.value[0] for e in list(summary_iterator(_only_file(tmp_path)))[1:]]
+    assert first.metadata.display_name == "d" and second.metadata is None
+
+
+def test_file_writer_cache(tmp_path):
+    with graph_lib.Graph().as_default():
+        writer = FileWriterCache.get(str(tmp_path))
+        assert FileWriterCache.get(str(tmp_path)) is writer
+        FileWriterCache.clear()
+        assert FileWriterCache.get(str(tmp_path)) is not writer
+        FileWriterCache.clear()
+    assert [bool(e.graph_def) for e in summary_iterator(sorted(
+        os.path.join(tmp_path, f) for f in os.listdir(tmp_path))[0])] == [False, True]
+
+
+def test_fsspec_logdir():
+    pytest.importorskip("fsspec")
+    from graph.platform import file_io
+    logdir = "memory://summaries/run1"
+    with FileWriter(logdir) as writer:
+        writer.add_summary(Summary(value=[Summary.Value(tag="a", simple_value=2.0)]), 1)
+    [path] = file_io.glob(logdir + "/events.out.tfevents.*")
+    assert [e.step for e in summary_iterator(path)] == [0, 1]
+
+
+@pytest.mark.tf
+def test_tensorboard_reads_every_kind(tmp_path):
+    from tensorboard.backend.event_processing import event_accumulator
+    feeds = [np.linspace(-3, 5, 20).astype(np.float32), np.linspace(0, 1, 20).astype(np.float32)]
+    g = _write_ours(str(tmp_path), feeds)
+    accumulator = event_accumulator.EventAccumulator(str(tmp_path), size_guidance={
+        event_accumulator.TENSORS: 0, event_accumulator.HISTOGRAMS: 0})
+    accumulator.Reload()
+    tags = accumulator.Tags()
+    assert tags["scalars"] == ["loss"] and tags["histograms"] == ["weights"] and tags["tensors"] == ["note"]
+    assert tags["images"] == ["picture/image/0"] and tags["graph"]
+    assert [(s.step, s.value) for s in accumulator.Scalars("loss")] == [(0, 1.0), (1, 0.5)]
+    histogram = accumulator.Histograms("weights")[1].histogram_value
+    assert (histogram.min, histogram.max, histogram.num) == (0.0, 1.0, 20)
+    image = accumulator.Images("picture/image/0")[0]
+    assert (image.width, image.height) == (2, 2)
+    assert accumulator.Tensors("note")[0].tensor_proto.string_val == [b"hello **world**"]
+    assert [n.name for n in accumulator.Graph().node] == [op.name for op in g.get_operations()]
+
+
+@pytest.mark.tf
+def test_tensorflow_reads_ours_and_we_read_tensorflows(tf_module, tmp_path):
+    feeds = [np.arange(20, dtype=np.float32)]
+    _write_ours(str(tmp_path / "ours"), feeds)
+    theirs_events = [e.SerializeToString() for e in tf_module.train.summary_iterator(_only_file(tmp_path / "ours"))]
+    assert theirs_events == [e.to_bytes() for e in summary_iterator(_only_file(tmp_path / "ours"))]
+    with tf_module.Graph().as_default() as g:
+        x = tf_module.placeholder(tf_module.float32, [None], name="x")
+        merged = _summaries(tf_module, x)
+        with tf_module.Session() as sess, tf_module.summary.FileWriter(str(tmp_path / "tf"), graph=g) as writer:
+            writer.add_summary(sess.run(merged, {x: feeds[0]}), 0)
+    real = [e.SerializeToString() for e in tf_module.train.summary_iterator(_only_file(tmp_path / "tf"))]
+    assert [e.to_bytes() for e in summary_iterator(_only_file(tmp_path / "tf"))] == real
+
+
+@pytest.mark.tf
+def test_files_are_byte_identical_to_tensorflows_at_a_fixed_time(tf_module, tmp_path, monkeypatch):
+    """Same summaries, session logs and run metadata at a fixed time.time(): every record byte-identical.
+
+    The first record's wall_time comes from TensorFlow's C++ clock, so that record is compared with it set.
+    """
+    monkeypatch.setattr(time, "time", lambda: 1700000000.25)
+    files = {}
+    for name, module in (("ours", ours_tf), ("tf", tf_module)):
+        logdir = str(tmp_path / name)
+        with module.Graph().as_default():
+            x = module.placeholder(module.float32, [None], name="x")
+            fetches = [module.summary.scalar("s", module.reduce_sum(x)), module.summary.histogram("h", x),
+                       module.summary.text("t", module.constant("hi"))]
+            with module.Session() as sess:
+                scalar, histogram, text = sess.run(fetches, {x: np.arange(1, 6, dtype=np.float32)})
+            writer = module.summary.FileWriter(logdir)
+            writer.add_summary(scalar, 1)
+            writer.add_summary(histogram, 2)
+            writer.add_summary(text, 3)
+            writer.add_summary(text, 4)  # metadata stripped the second time
+            writer.add_session_log(module.SessionLog(status=module.SessionLog.START), 5)
+            writer.add_run_metadata(module.RunMetadata(), "m", 6)
+            writer.close()
+        files[name] = _only_file(logdir)
+    assert NAME.match(os.path.basename(files["ours"])) and NAME.match(os.path.basename(files["tf"]))
+    ours, theirs = (list(tfrecord.read_records(files[name])) for name in ("ours", "tf"))
+    first_ours, first_theirs = Event.from_bytes(ours[0]), Event.from_bytes(theirs[0])
+    first_ours.wall_time = first_theirs.wall_time
+    assert first_ours.to_bytes() == theirs[0]
+    assert len(ours) == len(theirs) == 7
+    assert ours[1:] == theirs[1:]
+    assert Event.from_bytes(ours[4]).summary.value[0].metadata is None
