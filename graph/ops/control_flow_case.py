@@ -47,7 +47,8 @@ def _default_action(predicates, actions):
     return default_action, others, other_actions
 
 
-def _verify(pred_fn_pairs, exclusive: bool):
+def _verify(pred_fn_pairs) -> tuple[list, list]:
+    """(predicates, actions) from ``pred_fn_pairs`` (a list of pairs, or a dict), each pair checked."""
     if not isinstance(pred_fn_pairs, (list, tuple, dict)):
         raise TypeError(f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}")
     if isinstance(pred_fn_pairs, collections.OrderedDict):
@@ -74,7 +75,7 @@ def case(pred_fn_pairs, default=None, exclusive: bool = False, strict: bool = Fa
     Raises:
         TypeError: if a pair is not (bool Tensor, callable).
     """
-    predicates, actions = _verify(pred_fn_pairs, exclusive)
+    predicates, actions = _verify(pred_fn_pairs)
     with name_scope(name, "case", [predicates]):
         if default is None:
             default, predicates, actions = _default_action(predicates, actions)
