@@ -1,0 +1,227 @@
+"""Top-k op builders and kernels: TopKV2 (tf.nn.top_k), InTopKV2 (tf.nn.in_top_k); ScatterNd and GatherNd (the gradients).
+
+TopKV2 with ``sorted=True`` orders each row's k largest values descending, equal values by
+increasing index (TF's stable comparator).  With ``sorted=False`` TF's order is its heap's
+(documented as undefined); ours is the sorted order.  InTopKV2 counts, per row, the classes
+predicted strictly higher than the target's: the target is in the top k when fewer than k are;
+a target out of range, or any non-finite prediction in the row, gives False.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph import errors
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape
+from graph.core import graph as graph_lib
+from graph.core.graph import Tensor, convert_to_tensor
+from graph.ops import constant_ops
+
+__all__ = ["top_k", "in_top_k", "scatter_nd", "gather_nd"]
+
+
+# ----------------------------------------------------------------- TopKV2
+def _infer_top_k(op):
+    x, k_tensor = op._inputs
+    k = constant_ops.constant_value(k_tensor)
+    index_type = op._attrs["index_type"]
+    if x.shape.ndims is None:
+        return [(x.dtype.base_dtype, TensorShape(None)), (index_type, TensorShape(None))]
+    if x.shape.ndims < 1:
+        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{{{{node {op.name}}}}} = TopKV2"
+                         f"[T={x.dtype.base_dtype.name}]' with input shapes: [], {k_tensor.shape.message_string()}.")
+    last = x.shape[-1].value
+    if k is not None and int(k) < 0:
+        raise ValueError(f"Dimension must be non-negative but is {int(k)} for '{{{{node {op.name}}}}} = TopKV2'.")
+    if k is not None and last is not None and last < int(k):
+        raise ValueError(f"input must have last dimension >= k = {int(k)} but is {last} for "
+                         f"'{{{{node {op.name}}}}} = TopKV2[T={x.dtype.base_dtype.name}]' with input shapes: "
+                         f"{x.shape.message_string()}, [].")
+    shape = TensorShape(x.shape.as_list()[:-1] + [None if k is None else int(k)])
+    return [(x.dtype.base_dtype, shape), (index_type, shape)]
+
+
+def descending_order(x: np.ndarray) -> np.ndarray:
+    """Indices sorting each row of ``x`` (last axis) descending, ties by increasing index."""
+    width = x.shape[-1]
+    # A stable ascending sort of the reversed row, read backwards: descending, ties by increasing index.
+    return (width - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1]
+
+
+def _compute_top_k(ctx, op, inputs):
+    x, k = np.asarray(inputs[0]), int(inputs[1])
+    if np.ndim(inputs[1]) != 0:
+        raise errors.InvalidArgumentError(None, op, f"k must be scalar, got shape {list(np.shape(inputs[1]))}")
+    if k < 0:
+        raise errors.InvalidArgumentError(None, op, f"Need k >= 0, got {k}")
+    if x.ndim < 1:
+        raise errors.InvalidArgumentError(None, op, "input must be >= 1-D, got shape []")
+    if x.shape[-1] < k:
+        raise errors.InvalidArgumentError(
+            None, op, f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
+    indices = descending_order(x)[..., :k]
+    values = np.take_along_axis(x, indices, axis=-1)
+    return [values, indices.astype(op._attrs["index_type"].numpy_dtype)]
+
+
+kernels.register("TopKV2", infer=_infer_top_k, compute=_compute_top_k,
+                 default_attrs={"sorted": True, "index_type": dtypes_lib.int32})
+
+
+def top_k(input, k=1, sorted: bool = True, index_type=dtypes_lib.int32, name: str | None = None):
+    """The ``k`` largest entries of each row of ``input`` (last axis) and their indices (``TopKV2``)."""
+    graph = graph_lib._graph_of([input, k])
+    with graph.as_default(), graph.name_scope(name or "TopKV2") as scope:
+        input = convert_to_tensor(input, name="input")
+        k = convert_to_tensor(k, preferred_dtype=dtypes_lib.int32, name="k")
+        attrs = {"sorted": bool(sorted), "T": input.dtype.base_dtype, "Tk": k.dtype.base_dtype,
+                 "index_type": dtypes_lib.as_dtype(index_type)}
+        op = graph.create_op("TopKV2", [input, k], name=scope, attrs=attrs)
+    return TopKV2(op._outputs[0], op._outputs[1])
+
+
+class TopKV2(tuple):
+    """The (values, indices) pair ``top_k`` returns, as TF's named tuple ``TopKV2``."""
+
+    __slots__ = ()
+
+    def __new__(cls, values: Tensor, indices: Tensor):
+        return super().__new__(cls, (values, indices))
+
+    @property
+    def values(self) -> Tensor:
+        """The k largest values of each row."""
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        """Their indices in the last axis."""
+        return self[1]
+
+
+# ----------------------------------------------------------------- InTopKV2
+def _infer_in_top_k(op):
+    predictions, targets, _ = op._inputs
+    if predictions.shape.ndims not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {predictions.shape.ndims} for "
+                         f"'{{{{node {op.name}}}}} = InTopKV2' (predictions {predictions.shape}).")
+    rows = predictions.shape[0] if predictions.shape.ndims == 2 else None
+    batch = TensorShape([rows]).merge_with(targets.shape) if targets.shape.ndims == 1 else TensorShape([rows])
+    return [(dtypes_lib.bool, batch)]
+
+
+def _compute_in_top_k(ctx, op, inputs):
+    predictions, targets, k = np.asarray(inputs[0]), np.asarray(inputs[1]), int(inputs[2])
+    if predictions.ndim != 2:
+        raise errors.InvalidArgumentError(None, op, f"predictions must be 2-dimensional, got "
+                                                    f"{list(predictions.shape)}")
+    if targets.ndim != 1 or targets.shape[0] != predictions.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, op, f"First dimension of predictions {predictions.shape[0]} must match length of targets "
+            f"{targets.shape[0] if targets.ndim else targets}")
+    classes = predictions.shape[1]
+    in_range = (targets >= 0) & (targets < classes)
+    rows = np.arange(targets.shape[0])
+    target_values = predictions[rows, np.where(in_range, targets, 0)]
+    finite = np.isfinite(predictions).all(axis=1) & in_range
+    higher = (predictions > target_values[:, None]).sum(axis=1)
+    return finite & (higher < k)
+
+
+kernels.register("InTopKV2", infer=_infer_in_top_k, compute=_compute_in_top_k)
+
+
+def in_top_k(predictions, targets, k, name: str | None = None) -> Tensor:
+    """Whether each ``targets[i]`` is among the ``k`` highest ``predictions[i]`` (``InTopKV2``)."""
+    graph = graph_lib._graph_of([predictions, targets, k])
+    with graph.as_default(), graph.name_scope(name or "in_top_k"):
+        with graph.name_scope(name or "InTopKV2") as scope:  # TF passes ``name`` to the op inside its scope
+            predictions = convert_to_tensor(predictions, dtype=dtypes_lib.float32, name="predictions")
+            targets = convert_to_tensor(targets, preferred_dtype=dtypes_lib.int32, name="targets")
+            k = convert_to_tensor(k, dtype=targets.dtype.base_dtype, name="k")
+            op = graph.create_op("InTopKV2", [predictions, targets, k], name=scope,
+                                 attrs={"T": targets.dtype.base_dtype})
+    return op._outputs[0]
+
+
+# ----------------------------------------------------------------- ScatterNd
+def _infer_scatter_nd(op):
+    indices, updates, shape = op._inputs
+    return [(updates.dtype.base_dtype, constant_ops.constant_value_as_shape(shape))]
+
+
+def _compute_scatter_nd(ctx, op, inputs):
+    indices, updates, shape = (np.asarray(v) for v in inputs)
+    shape = tuple(int(d) for d in shape.reshape(-1))
+    depth = indices.shape[-1] if indices.ndim else 0
+    flat_indices = indices.reshape(-1, depth)
+    output = np.zeros(shape, dtype=op._outputs[0]._dtype.numpy_dtype)
+    bad = ((flat_indices < 0) | (flat_indices >= np.asarray(shape[:depth]))).any(axis=1)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise errors.InvalidArgumentError(
+            None, op, f"indices[{position}] = [{', '.join(str(int(i)) for i in flat_indices[position])}] does not "
+            f"index into shape [{','.join(str(d) for d in shape)}]")
+    slices = updates.reshape((flat_indices.shape[0],) + shape[depth:])
+    np.add.at(output, tuple(flat_indices.T), slices)  # repeated indices add up
+    return output
+
+
+kernels.register("ScatterNd", infer=_infer_scatter_nd, compute=_compute_scatter_nd,
+                 default_attrs={"bad_indices_policy": b""})
+
+
+def scatter_nd(indices, updates, shape, name: str | None = None) -> Tensor:
+    """``ScatterNd``: a zero tensor of ``shape`` with ``updates`` added at ``indices``."""
+    graph = graph_lib._graph_of([indices, updates, shape])
+    with graph.as_default(), graph.name_scope(name or "ScatterNd") as scope:
+        indices = convert_to_tensor(indices, name="indices")
+        updates = convert_to_tensor(updates, name="updates")
+        shape = convert_to_tensor(shape, dtype=indices.dtype.base_dtype, name="shape")
+        op = graph.create_op("ScatterNd", [indices, updates, shape], name=scope,
+                             attrs={"T": updates.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
+                                    "bad_indices_policy": b""})
+    return op._outputs[0]
+
+
+# ----------------------------------------------------------------- GatherNd (ScatterNd's gradient)
+def _infer_gather_nd(op):
+    params, indices = op._inputs
+    dtype = params.dtype.base_dtype
+    if params.shape.ndims is None or indices.shape.ndims is None or indices.shape[-1].value is None:
+        return [(dtype, TensorShape(None))]
+    depth = indices.shape[-1].value
+    return [(dtype, TensorShape(indices.shape.as_list()[:-1] + params.shape.as_list()[depth:]))]
+
+
+def _compute_gather_nd(ctx, op, inputs):
+    params, indices = np.asarray(inputs[0]), np.asarray(inputs[1])
+    depth = indices.shape[-1]
+    flat = indices.reshape(-1, depth)
+    bad = ((flat < 0) | (flat >= np.asarray(params.shape[:depth]))).any(axis=1)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise errors.InvalidArgumentError(
+            None, op, f"indices[{position}] = [{', '.join(str(int(i)) for i in flat[position])}] does not index "
+            f"into param shape [{','.join(str(d) for d in params.shape)}], node name: {op.name}")
+    return params[tuple(flat.T)].reshape(indices.shape[:-1] + params.shape[depth:])
+
+
+kernels.register("GatherNd", infer=_infer_gather_nd, compute=_compute_gather_nd,
+                 default_attrs={"bad_indices_policy": b""})
+
+
+def gather_nd(params, indices, name: str | None = None, batch_dims: int = 0) -> Tensor:
+    """``GatherNd``: the slices of ``params`` at the index vectors in the last axis of ``indices``."""
+    if batch_dims:
+        raise NotImplementedError("gather_nd with batch_dims is not supported by this emulator.")
+    graph = graph_lib._graph_of([params, indices])
+    with graph.as_default(), graph.name_scope(name or "GatherNd") as scope:
+        params = convert_to_tensor(params, name="params")
+        indices = convert_to_tensor(indices, name="indices")
+        op = graph.create_op("GatherNd", [params, indices], name=scope,
+                             attrs={"Tparams": params.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
+                                    "bad_indices_policy": b""})
+    return op._outputs[0]
