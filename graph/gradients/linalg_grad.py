@@ -133,7 +133,7 @@ def _safe_reciprocal(x, epsilon: float = 1e-20):
 @RegisterGradient("Svd")
 def _svd_grad(op, grad_s, grad_u, grad_v):
     a = op.inputs[0]
-    a_shape = a.get_shape().with_rank_at_least(2)
+    a_shape = a.get_shape()  # rank >= 2: the op's shape inference checked it
     grad_s = math_ops.cast(grad_s, a.dtype)
     grad_s_mat = matrix_diag(grad_s)
     if not op.get_attr("compute_uv"):

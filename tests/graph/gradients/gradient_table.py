@@ -142,11 +142,9 @@ CASES = [
     ("UnsortedSegmentSum", lambda tf, x: tf.unsorted_segment_sum(x, [0, 2, 0, -1], 3), [_any(4, 2)]),
 ]
 
-# Op types TF differentiates whose gradients are not written yet: the linalg ops orthogonal_initializer
-# builds (their gradients need MatrixDiag/MatrixSetDiag/MatrixTriangularSolve/MatrixBandPart, which belong to
-# the linear-algebra work of the classic-programs issue). tf.gradients through them raises TF's LookupError.
+# Op types TF differentiates whose gradients are not written yet; tf.gradients through them raises TF's
+# LookupError.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
-    "DiagPart", "MatrixDiagPart", "MatrixDiagPartV3", "Qr",
     # while-loop gradients (TF's control_flow_grad + control_flow_state gradient loop with stacks) are not
     # built yet: tf.gradients through a loop raises LookupError naming the Exit op
     "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
