@@ -27,12 +27,13 @@ import logging
 
 from graph.core import graph as graph_lib
 from graph.ops.control_flow_ops import CondContext, set_control_flow_context
+from graph.ops.control_flow_while import WhileContext
 from graph.core.graph import Operation
 from graph.proto.protobuf import BOOL, INT32, STRING, Field, MapField, Message
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 
 __all__ = ["ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
-           "cond_context_to_proto", "cond_context_from_proto", "context_bytes", "context_from_bytes"]
+           "cond_context_to_proto", "while_context_to_proto", "cond_context_from_proto", "context_bytes", "context_from_bytes"]
 
 logger = logging.getLogger(__name__)
 
@@ -102,12 +103,39 @@ def cond_context_to_proto(context: CondContext, export_scope: str | None = None)
         values=[strip_name_scope(name, export_scope) for name in sorted(context._values)],
         external_values={strip_name_scope(key, export_scope): strip_name_scope(tensor.name, export_scope)
                          for key, tensor in context._external_values.items()})
-    nested = [ControlFlowContextDef(cond_ctxt=cond_context_to_proto(inner)) for inner in _nested_contexts(context)]
+    nested = [_nested_def(inner) for inner in _nested_contexts(context)]
     return CondContextDef(
         context_name=strip_name_scope(context.name, export_scope),
         pred_name=strip_name_scope(context.pred.name, export_scope),
         pivot_name=strip_name_scope(context.pivot.name, export_scope),
         branch=context.branch, values_def=values_def, nested_contexts=nested)
+
+
+def _nested_def(context) -> ControlFlowContextDef:
+    if isinstance(context, WhileContext):
+        return ControlFlowContextDef(while_ctxt=while_context_to_proto(context))
+    return ControlFlowContextDef(cond_ctxt=cond_context_to_proto(context))
+
+
+def while_context_to_proto(context: WhileContext, export_scope: str | None = None) -> WhileContextDef | None:
+    """A WhileContext as a WhileContextDef, or None if its name is outside ``export_scope`` (WhileContext.to_proto)."""
+    if export_scope is not None and not context.name.startswith(export_scope):
+        return None
+
+    def strip(name: str) -> str:
+        return strip_name_scope(name, export_scope)
+    values_def = ValuesDef(values=[strip(name) for name in sorted(context._values)],
+                           external_values={strip(key): strip(tensor.name)
+                                            for key, tensor in context._external_values.items()})
+    maximum = context.maximum_iterations
+    return WhileContextDef(
+        context_name=strip(context.name), parallel_iterations=context.parallel_iterations,
+        maximum_iterations_name=strip(maximum.name) if maximum is not None else "",
+        back_prop=context.back_prop, swap_memory=context.swap_memory,
+        pivot_for_pred_name=strip(context._pivot_for_pred.name), pivot_for_body_name=strip(context._pivot_for_body.name),
+        pivot_name=strip(context.pivot.name), loop_exit_names=[strip(t.name) for t in context.loop_exits],
+        loop_enter_names=[strip(t.name) for t in context.loop_enters], values_def=values_def,
+        nested_contexts=[_nested_def(inner) for inner in _nested_contexts(context)])
 
 
 def context_bytes(item, export_scope: str | None = None) -> bytes | None:
@@ -118,6 +146,9 @@ def context_bytes(item, export_scope: str | None = None) -> bytes | None:
     """
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
+    if isinstance(item, WhileContext):
+        proto = while_context_to_proto(item, export_scope)
+        return None if proto is None else proto.to_bytes(deterministic=True)
     if not isinstance(item, CondContext):
         raise TypeError(f"a control-flow context collection holds CondContexts, not {type(item).__name__}")
     proto = cond_context_to_proto(item, export_scope)

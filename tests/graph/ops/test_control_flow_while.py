@@ -190,3 +190,37 @@ def test_loop_tensors_cannot_be_fetched_or_fed():
             assert sess.run(out) == 3
             with pytest.raises(ValueError, match="not fetchable"):
                 sess.run(inner)
+
+
+@pytest.mark.tf
+def test_while_loops_imported_from_a_tensorflow_meta_graph_run(tf1, tmp_path):
+    n = tf1.placeholder(tf1.int32, [], name="n")
+
+    def outer(i, acc, ta):
+        _, inner = tf1.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j), [tf1.constant(0), tf1.constant(0)])
+        acc = tf1.cond(i < 2, lambda: acc + inner, lambda: acc - inner)
+        return i + 1, acc, ta.write(i, tf1.cast(acc, tf1.float32))
+    ta = tf1.TensorArray(tf1.float32, size=0, dynamic_size=True)
+    result = tf1.while_loop(lambda i, a, t: i < n, outer, [tf1.constant(0), tf1.constant(0), ta])
+    fetches = [tf1.identity(result[2].stack(), name="out"), tf1.identity(result[1], name="acc")]
+    with tf1.Session() as sess:
+        expected = sess.run(fetches, {n: 6})
+    tf1.train.export_meta_graph(str(tmp_path / "loop.meta"))
+    with graph_lib.Graph().as_default():
+        tf_ours.train.import_meta_graph(str(tmp_path / "loop.meta"))
+        with tf_ours.Session() as sess:
+            _assert_same_values(sess.run(["out:0", "acc:0"], {"n:0": 6}), expected)
+
+
+@pytest.mark.tf
+def test_our_while_loop_exports_a_while_context_tensorflow_imports_and_runs(tf1, tmp_path):
+    with graph_lib.Graph().as_default():
+        limit = tf_ours.constant(4, name="limit")
+        tf_ours.while_loop(lambda i, s: i < limit, lambda i, s: (i + 1, s * 2), [tf_ours.constant(0), tf_ours.constant(1)])
+        tf_ours.train.export_meta_graph(str(tmp_path / "ours.meta"))
+    tf1.train.import_meta_graph(str(tmp_path / "ours.meta"))
+    context = tf1.get_collection("while_context")[0]
+    assert context.name == "while/while_context" and [t.name for t in context.loop_exits] == ["while/Exit:0",
+                                                                                             "while/Exit_1:0"]
+    with tf1.Session() as sess:
+        assert sess.run(["while/Exit:0", "while/Exit_1:0"]) == [4, 16]
