@@ -17,8 +17,9 @@ the Switch output that stands for it inside the branch, and a context lists the 
 it as ``nested_contexts`` (written without the export scope, as TF does).  TensorFlow writes the
 map in its hash table's order, which changes from run to run; we write it sorted (deterministic),
 and a context imported from a file is written back as the very bytes read while it is unchanged.
-There is no while loop here: ``while_context`` entries, and cond contexts that hold one, stay the
-bytes they were read as.
+A WhileContext built here is written as TF's WhileContextDef (WhileContext.to_proto); ``while_context``
+entries read from a file, and cond contexts that hold one, stay the bytes they were read as (the
+executor needs no context to run an imported loop).
 """
 
 from __future__ import annotations
