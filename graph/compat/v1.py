@@ -93,6 +93,10 @@ _TOP_LEVEL_ALIASES = {
     "invert_permutation": "graph.ops.math_grad_ops:invert_permutation",
     "where_v2": "graph.ops.math_grad_ops:where_v2",
     "div_no_nan": "graph.ops.math_grad_ops:div_no_nan",
+    "dynamic_partition": "graph.ops.data_flow_ops:dynamic_partition",
+    "scatter_nd": "graph.ops.top_k_ops:scatter_nd",
+    "gather_nd": "graph.ops.top_k_ops:gather_nd",
+    "sparse_to_dense": "graph.ops.sparse_ops:sparse_to_dense",
     **{name: "graph.proto.summary:" + name for name in (
         "Summary", "Event", "SessionLog", "HistogramProto", "SummaryMetadata", "LogMessage")},
     "get_logger": "graph.platform.tf_logging:get_logger",
@@ -106,11 +110,15 @@ _NAMESPACES = {
     "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
             "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops",
             "graph.ops.conv_ops", "graph.ops.depthwise_conv_ops", "graph.ops.pooling_ops", "graph.ops.lrn_ops",
-            "graph.gradients.custom_gradient"), {},
+            "graph.gradients.custom_gradient", "graph.ops.embedding_ops", "graph.ops.top_k_ops",
+            "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses"), {},
            frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names
-                      "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient"))),
+                      "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",
+                      "register_partitioned_type", "scatter_nd", "gather_nd"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
+        "top_k": "graph.ops.top_k_ops:top_k",
+        "in_top_k": "graph.ops.top_k_ops:in_top_k",
         "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
         "zero_fraction": "graph.ops.nn_statistics:zero_fraction",
         "cumsum": "graph.ops.math_grad_ops:cumsum",
@@ -149,6 +157,8 @@ _NAMESPACES = {
     "compat": ("graph.platform.compat", {}, frozenset()),
     "errors": ("graph.errors", {}, frozenset()),
     "random": ("graph.ops.random_ops", {
+        "log_uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:log_uniform_candidate_sampler",
+        "uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:uniform_candidate_sampler",
         "normal": "graph.ops.random_ops:random_normal",
         "truncated_normal": "graph.ops.random_ops:truncated_normal",
         "uniform": "graph.ops.random_ops:random_uniform",

@@ -34,6 +34,7 @@ from graph.core.indexed_slices import (IndexedSlices, convert_n_to_tensor_or_ind
 from graph.gradients import (array_grad, math_grad, matmul_grad, nn_batchnorm_grad, nn_grad,  # noqa: F401
                              reduction_grad, state_grad, summary_grad)  # importing them fills the registry
 from graph.gradients import conv_grad  # noqa: F401  (registers its gradients)
+from graph.gradients import embedding_grad  # noqa: F401  (registers its gradients)
 from graph.gradients import diag_grad, linalg_grad  # noqa: F401  (register their gradients)
 from graph.gradients import registry
 from graph.gradients.aggregation import AggregationMethod, aggregate_gradients

@@ -103,6 +103,9 @@ def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
         value = ops._to_ndarray(values)
         if axis == 0:
             return ops.constant(value, name=name)
+    elif axis == 0 and any(not isinstance(v, Tensor) for v in values):
+        # TF's stack tries convert_to_tensor(values) first: the autopacking conversion, Consts "<name>/<i>".
+        return convert_to_tensor(values, name=name)
     graph = graph_lib._graph_of(list(values))
     with graph.as_default():
         first = next((v for v in values if isinstance(v, Tensor)), None)

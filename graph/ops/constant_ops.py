@@ -260,7 +260,8 @@ def constant_value(tensor):
 
 
 # Pure integer ops TF's shape refiner folds when a shape function asks for an input's value.
-_FOLDED_FOR_INFERENCE = frozenset(("Sub", "AddV2", "Add", "Mul", "Pack", "StridedSlice", "Slice", "ConcatV2"))
+_FOLDED_FOR_INFERENCE = frozenset(("Sub", "AddV2", "Add", "Mul", "Pack", "StridedSlice", "Slice", "ConcatV2",
+                                   "Prod", "ExpandDims"))
 
 
 def inferred_value(tensor):
@@ -284,6 +285,21 @@ def inferred_value(tensor):
     return np.asarray(outputs[tensor.value_index] if isinstance(outputs, list) else outputs)
 
 
+def _known_dimension(tensor):
+    """``shape(x)[i]`` as TF's constant evaluator sees it: x's static dimension i when known, else None."""
+    op = tensor.op
+    if op.type != "StridedSlice" or op._inputs[0].op.type != "Shape" or op._attrs.get("shrink_axis_mask") != 1:
+        return None
+    begin, strides = constant_value(op._inputs[1]), constant_value(op._inputs[3])
+    shape = op._inputs[0].op._inputs[0].shape
+    if begin is None or strides is None or shape.ndims is None or begin.size != 1 or int(strides[0]) != 1:
+        return None
+    index = int(begin[0])
+    if not -shape.ndims <= index < shape.ndims:
+        return None
+    return shape[index].value
+
+
 def constant_value_as_shape(tensor) -> TensorShape:
     """The static shape a 1-D shape tensor describes, as far as it is known at build time (-1 -> unknown)."""
     if tensor.shape.ndims == 0:
@@ -291,7 +307,7 @@ def constant_value_as_shape(tensor) -> TensorShape:
         if value is None:
             return TensorShape(None)
         return TensorShape([None if int(value) < 0 else int(value)])
-    value = constant_value(tensor)
+    value = inferred_value(tensor)  # TF's refiner evaluates the shape tensor's small constant subgraph
     if value is not None:
         return TensorShape([None if d < 0 else int(d) for d in value.tolist()])
     op = tensor.op
@@ -300,7 +316,9 @@ def constant_value_as_shape(tensor) -> TensorShape:
     if op.type == "Pack":
         dims = []
         for item in op._inputs:
-            item_value = constant_value(item)
+            item_value = inferred_value(item)  # TF's refiner evaluates each element's constant subgraph
+            if item_value is None:
+                item_value = _known_dimension(item)
             dims.append(None if item_value is None or int(item_value) < 0 else int(item_value))
         return TensorShape(dims)
     if op.type == "ConcatV2":
@@ -345,14 +363,14 @@ kernels.register("PlaceholderWithDefault", infer=_infer_placeholder,
 
 def placeholder_with_default(input, shape, name: str | None = None) -> Tensor:
     """A ``PlaceholderWithDefault``: ``input`` unless the output is fed (a value of ``shape``)."""
-    value = convert_to_tensor(input)
-    shape = as_shape(shape)
-    if not value.shape.is_compatible_with(shape):
-        raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
-    graph = value.graph
-    op = _scoped_op(graph, "PlaceholderWithDefault", [value], [value.dtype.base_dtype],
-                    name=name or "PlaceholderWithDefault",
-                    attrs={"dtype": value.dtype.base_dtype, "shape": shape}, shapes=[shape])
+    graph = graph_lib._graph_of([input])
+    with graph.as_default(), graph.name_scope(name or "PlaceholderWithDefault") as scope:
+        value = convert_to_tensor(input, name="input")  # a Python default is a Const ``<name>/input``, as in TF
+        shape = as_shape(shape)
+        if not value.shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {value.shape} and {shape} are incompatible")
+        op = graph.create_op("PlaceholderWithDefault", [value], [value.dtype.base_dtype], name=scope,
+                             attrs={"dtype": value.dtype.base_dtype, "shape": shape}, shapes=[shape])
     return op._outputs[0]
 
 

@@ -142,7 +142,7 @@ reduce_all = _make_reduction("All", "Logical AND over ``axis``.")
 
 # ----------------------------------------------------------------- range
 def _infer_range(op):
-    values = [ops.constant_value(t) for t in op._inputs]
+    values = [ops.inferred_value(t) for t in op._inputs]  # range(prod(shape)) has a static length, as in TF
     dtype = op._attrs["Tidx"]
     if any(v is None for v in values):
         return [(dtype, TensorShape([None]))]

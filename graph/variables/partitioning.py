@@ -23,6 +23,7 @@ from graph.base.shapes import TensorShape, as_shape, dimension_value
 from graph.core import graph as graph_lib
 from graph.ops import array_concat_ops
 from graph.ops import constant_ops
+from graph.ops import embedding_ops
 
 __all__ = [
     "PartitionedVariable", "fixed_size_partitioner", "variable_axis_size_partitioner",
@@ -338,3 +339,4 @@ def _partitioned_conversion(value: PartitionedVariable, dtype=None, name=None, a
 
 
 graph_lib.register_tensor_conversion_function(PartitionedVariable, _partitioned_conversion)
+embedding_ops.register_partitioned_type(PartitionedVariable)  # lookups and sampled losses take its parts
