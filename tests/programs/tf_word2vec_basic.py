@@ -148,4 +148,4 @@ with tf.Session(graph=graph) as session:
         nearest = (-sim[i, :]).argsort()[1:top_k + 1]
         print("Nearest to %s: %s" % (valid_word, ", ".join(reverse_dictionary[k] for k in nearest)))
     final_embeddings = normalized_embeddings.eval()
-    print("Final embedding norms", np.linalg.norm(final_embeddings, axis=1)[:4])
+    print("Final embeddings", final_embeddings.shape, "mean norm %.5f" % np.linalg.norm(final_embeddings, axis=1).mean())
