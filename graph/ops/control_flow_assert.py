@@ -34,31 +34,40 @@ def _element_text(value) -> str:
 
 
 def _summarize(value: np.ndarray, limit: int) -> str:
-    """TensorFlow's Tensor::SummarizeValue: the first ``limit`` elements, brackets per dimension."""
+    """TensorFlow's Tensor::SummarizeValue: the first ``limit`` elements (all when negative), brackets per
+    dimension; a row cut short ends in "...", and so does the whole when elements were left out."""
     if value.ndim == 0:
         return _element_text(value.item())
     flat = value.reshape(-1)
-    shown = [_element_text(item) for item in flat[:limit]]
-    shape = value.shape
+    limit = flat.size if limit < 0 else min(limit, flat.size)
+    if value.ndim == 1:
+        text = " ".join(_element_text(item) for item in flat[:limit])
+    else:
+        parts: list[str] = []
+        index = 0
 
-    def nest(start: int, axis: int) -> tuple[str, int]:
-        if axis == len(shape) - 1:
-            parts, index = [], start
-            for _ in range(shape[axis]):
-                if index >= len(shown):
-                    break
-                parts.append(shown[index])
-                index += 1
-            return " ".join(parts), index
-        parts, index = [], start
-        for _ in range(shape[axis]):
-            if index >= len(shown):
-                break
-            text, index = nest(index, axis + 1)
-            parts.append("[" + text + "]")
-        return "".join(parts), index
+        def print_dim(axis: int) -> None:  # TF's PrintOneDim
+            nonlocal index
+            if index >= limit:
+                return
+            if axis == value.ndim - 1:
+                for i in range(value.shape[axis]):
+                    if index >= limit:
+                        parts.append("...")
+                        return
+                    parts.append((" " if i else "") + _element_text(flat[index]))
+                    index += 1
+                return
+            for _ in range(value.shape[axis]):
+                opened = index < limit
+                if opened:
+                    parts.append("[")
+                print_dim(axis + 1)
+                if opened:
+                    parts.append("]")
 
-    text, _ = nest(0, 0)
+        print_dim(0)
+        text = "".join(parts)
     return text + ("..." if flat.size > limit else "")
 
 
