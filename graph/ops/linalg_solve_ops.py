@@ -240,7 +240,7 @@ def _solve_op(op_type: str, matrix, rhs, scope: str, attrs: dict) -> Tensor:
 
 
 def matrix_solve(matrix, rhs, adjoint: bool = False, name: str | None = None) -> Tensor:
-    """``x`` with ``matrix @ x = rhs`` (``adjoint(matrix) @ x`` if ``adjoint``) per innermost matrix (``MatrixSolve``)."""
+    """``x`` with ``matrix @ x = rhs`` (``adjoint(matrix) @ x`` if ``adjoint``) per matrix (``MatrixSolve``)."""
     return _solve_op("MatrixSolve", matrix, rhs, name or "MatrixSolve", {"adjoint": bool(adjoint)})
 
 
@@ -327,7 +327,7 @@ kernels.register("Svd", infer=_infer_svd, compute=_compute_svd,
 
 
 def svd(tensor, full_matrices: bool = False, compute_uv: bool = True, name: str | None = None):
-    """``(s, u, v)`` with ``tensor = u @ diag(s) @ adjoint(v)`` per innermost matrix; ``s`` alone without ``compute_uv``."""
+    """``(s, u, v)``, ``tensor = u @ diag(s) @ adjoint(v)`` per matrix (``Svd``); ``s`` alone without ``compute_uv``."""
     s, u, v = _single_op("Svd", tensor, name, "Svd", {"compute_uv": bool(compute_uv),
                                                       "full_matrices": bool(full_matrices)})
     return (s, u, v) if compute_uv else s

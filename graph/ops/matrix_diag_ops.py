@@ -195,7 +195,7 @@ kernels.register("MatrixSetDiag", infer=_infer_set_diag,
 
 
 def matrix_set_diag(input, diagonal, name: str = "set_diag", k=0, align: str = "RIGHT_LEFT") -> Tensor:
-    """``input`` with diagonal ``k`` (or the band ``k = (lower, upper)``) replaced by ``diagonal`` (``MatrixSetDiagV3``).
+    """``input`` with diagonal ``k`` (or the band ``k = (lower, upper)``) set to ``diagonal`` (``MatrixSetDiagV3``).
 
     Raises:
         ValueError: for an unknown ``align``.

@@ -14,7 +14,7 @@ import sys
 from absl import flags as absl_flags
 from absl.flags import *  # noqa: F401,F403  (tf.flags is absl.flags: every public name)
 
-__all__ = [name for name in absl_flags.__all__]  # the names re-exported from absl.flags, wrapped ones included
+__all__ = list(absl_flags.__all__)  # the names re-exported from absl.flags, wrapped ones included
 
 _logger = logging.getLogger("tensorflow")
 

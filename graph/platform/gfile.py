@@ -29,7 +29,7 @@ def _not_found(path: str) -> errors.NotFoundError:
 
 
 def _call(path: str, local_call, remote_call):
-    """``local_call(local path)`` or ``remote_call(fs, inner path)``, OSErrors as TensorFlow's errors naming ``path``."""
+    """``local_call(local path)`` or ``remote_call(fs, inner path)``; OSErrors as TF's errors naming ``path``."""
     local = file_io.local_path(path)
     try:
         if local is not None:

@@ -6,11 +6,11 @@ import pytest
 
 from graph.platform import compat
 
-CASES = [("as_bytes", ("é",)), ("as_bytes", ("é", "latin-1")), ("as_bytes", (b"ab",)), ("as_bytes", (bytearray(b"a"),)),
-         ("as_bytes", (3,)), ("as_text", (b"\xc3\xa9",)), ("as_text", ("x",)), ("as_text", (b"\xe9", "latin-1")),
-         ("as_text", (3,)), ("as_text", (bytearray(b"a"),)), ("as_str", (b"a",)), ("as_str_any", (3,)),
-         ("as_str_any", (b"ab",)), ("as_str_any", (pathlib.Path("/a"),)), ("path_to_str", (pathlib.Path("/a/b"),)),
-         ("path_to_str", ("/a",)), ("path_to_str", (7,))]
+CASES = [("as_bytes", ("é",)), ("as_bytes", ("é", "latin-1")), ("as_bytes", (b"ab",)),
+         ("as_bytes", (bytearray(b"a"),)), ("as_bytes", (3,)), ("as_text", (b"\xc3\xa9",)), ("as_text", ("x",)),
+         ("as_text", (b"\xe9", "latin-1")), ("as_text", (3,)), ("as_text", (bytearray(b"a"),)), ("as_str", (b"a",)),
+         ("as_str_any", (3,)), ("as_str_any", (b"ab",)), ("as_str_any", (pathlib.Path("/a"),)),
+         ("path_to_str", (pathlib.Path("/a/b"),)), ("path_to_str", ("/a",)), ("path_to_str", (7,))]
 
 
 def _outcome(function, args):
