@@ -127,9 +127,12 @@ def _compute_backprop_input(ctx, op, inputs):
     shape_only = np.lib.stride_tricks.as_strided(np.zeros(1, filters.dtype), (n, height, width, depth),
                                                  (0, 0, 0, 0))
     rows, cols, strides, dilations = _run_geometry(op, shape_only, filters.shape, out_backprop)
-    patches = out_backprop.reshape(-1, filters.shape[3]) @ filters.reshape(-1, filters.shape[3]).T
-    patches = patches.reshape(n, rows.out, cols.out, filters.shape[0], filters.shape[1], depth)
-    image = conv_util.add_windows(patches, height, width, rows, cols, strides, dilations)
+    # One product per filter tap, each added where that tap reads: cheaper than col2im's one big product,
+    # whose [M, taps * depth] result would be read back with strides.
+    grads = out_backprop.reshape(-1, filters.shape[3])
+    image = conv_util.accumulate_taps(
+        lambda i, j: (grads @ filters[i, j].T).reshape(n, rows.out, cols.out, depth), (n, height, width, depth),
+        rows, cols, filters.shape[:2], strides, dilations)
     return conv_util.from_nhwc(np.ascontiguousarray(image, dtype=filters.dtype), data_format)
 
 

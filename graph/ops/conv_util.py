@@ -20,7 +20,7 @@ from graph.base.shapes import Dimension, TensorShape
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc", "from_nhwc", "pad_nhwc",
-           "windows", "add_windows", "check_rank4", "kernel_geometry"]
+           "windows", "add_windows", "accumulate_taps", "check_rank4", "kernel_geometry"]
 
 
 def node(op) -> str:
@@ -172,17 +172,29 @@ def windows(padded: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int
 def add_windows(patches: np.ndarray, height: int, width: int, rows: Window, cols: Window, strides: tuple[int, int],
                 dilations: tuple[int, int] = (1, 1)) -> np.ndarray:
     """The adjoint of `windows` (col2im): sums ``patches`` back onto the input, padding cropped; NHWC."""
-    n, out_rows, out_cols, taps_rows, taps_cols, depth = patches.shape
-    padded_height = max(height + rows.pad_before + rows.pad_after, (out_rows - 1) * strides[0] +
-                        (taps_rows - 1) * dilations[0] + 1)
-    padded_width = max(width + cols.pad_before + cols.pad_after, (out_cols - 1) * strides[1] +
-                       (taps_cols - 1) * dilations[1] + 1)
-    total = np.zeros((n, padded_height, padded_width, depth), dtype=patches.dtype)
-    row_end, col_end = (out_rows - 1) * strides[0] + 1, (out_cols - 1) * strides[1] + 1
-    for i in range(taps_rows):  # a loop over the filter taps: each adds one strided slab
-        for j in range(taps_cols):
+    n, _, _, taps_rows, taps_cols, depth = patches.shape
+    return accumulate_taps(lambda i, j: patches[:, :, :, i, j, :], (n, height, width, depth), rows, cols,
+                           (taps_rows, taps_cols), strides, dilations)
+
+
+def accumulate_taps(tap, shape: tuple[int, int, int, int], rows: Window, cols: Window, taps: tuple[int, int],
+                    strides: tuple[int, int], dilations: tuple[int, int] = (1, 1)) -> np.ndarray:
+    """``sum over taps (i, j)`` of ``tap(i, j)`` (``[N, out_rows, out_cols, C]``) added where that tap of every
+    window reads, on an NHWC image of ``shape`` (padding cropped): a loop over the filter taps only."""
+    n, height, width, depth = shape
+    padded_height = max(height + rows.pad_before + rows.pad_after, (rows.out - 1) * strides[0] +
+                        (taps[0] - 1) * dilations[0] + 1)
+    padded_width = max(width + cols.pad_before + cols.pad_after, (cols.out - 1) * strides[1] +
+                       (taps[1] - 1) * dilations[1] + 1)
+    total = None
+    row_end, col_end = (rows.out - 1) * strides[0] + 1, (cols.out - 1) * strides[1] + 1
+    for i in range(taps[0]):
+        for j in range(taps[1]):
+            value = tap(i, j)
+            if total is None:
+                total = np.zeros((n, padded_height, padded_width, depth), dtype=value.dtype)
             top, left = i * dilations[0], j * dilations[1]
-            total[:, top:top + row_end:strides[0], left:left + col_end:strides[1], :] += patches[:, :, :, i, j, :]
+            total[:, top:top + row_end:strides[0], left:left + col_end:strides[1], :] += value
     return total[:, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width, :]
 
 

@@ -88,38 +88,59 @@ def _valid_taps(window, size: int, taps: int, stride: int) -> np.ndarray:
     return (position >= 0) & (position < size)
 
 
-def _padded(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
-    """``image`` padded with zeros far enough that every tap slice is in bounds."""
+def _padded(image: np.ndarray, rows, cols, ksize, strides, fill=0) -> np.ndarray:
+    """``image`` padded with ``fill`` far enough that every tap slice is in bounds (itself when it is)."""
     height = max(image.shape[1] + rows.pad_before + rows.pad_after, (rows.out - 1) * strides[0] + ksize[0])
     width = max(image.shape[2] + cols.pad_before + cols.pad_after, (cols.out - 1) * strides[1] + ksize[1])
-    return np.pad(image, ((0, 0), (rows.pad_before, height - image.shape[1] - rows.pad_before),
-                          (cols.pad_before, width - image.shape[2] - cols.pad_before), (0, 0)))
+    after_rows, after_cols = height - image.shape[1] - rows.pad_before, width - image.shape[2] - cols.pad_before
+    if not (rows.pad_before or cols.pad_before or after_rows > 0 or after_cols > 0):
+        return image
+    return np.pad(image, ((0, 0), (rows.pad_before, max(after_rows, 0)), (cols.pad_before, max(after_cols, 0)),
+                          (0, 0)), constant_values=fill)
 
 
-def _max_and_argmax(image: np.ndarray, rows, cols, ksize, strides):
-    """The max of each window and the tap (row-major index in the window) it came from, as TF scans."""
-    padded = _padded(image, rows, cols, ksize, strides)
-    valid_rows = _valid_taps(rows, image.shape[1], ksize[0], strides[0])
-    valid_cols = _valid_taps(cols, image.shape[2], ksize[1], strides[1])
-    shape = (image.shape[0], rows.out, cols.out, image.shape[3])
-    best = np.zeros(shape, dtype=image.dtype)
-    argmax = np.full(shape, -1, dtype=np.int32)
+def _lowest(dtype):
+    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+
+
+def _max(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
+    """The max of each window (padding never wins: it is the lowest value)."""
+    padded = _padded(image, rows, cols, ksize, strides, _lowest(image.dtype))
+    best = None
     for i in range(ksize[0]):
         for j in range(ksize[1]):
-            valid = (valid_rows[:, i][:, None] & valid_cols[:, j][None, :])[None, :, :, None]
             value = padded[_tap_slices(rows, cols, strides, i, j)]
-            take = valid & ((value > best) | (argmax < 0))
-            np.copyto(best, value, where=take)
-            argmax[take] = i * ksize[1] + j
-    return padded, best, argmax
+            best = value.copy() if best is None else np.maximum(best, value, out=best)
+    return best
+
+
+def _argmax(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
+    """The tap (row-major index in its window) of each window's first maximum, as TF scans; -1 for none."""
+    padded = _padded(image, rows, cols, ksize, strides, _lowest(image.dtype))
+    best = _max(image, rows, cols, ksize, strides)
+    valid_rows = _valid_taps(rows, image.shape[1], ksize[0], strides[0])
+    valid_cols = _valid_taps(cols, image.shape[2], ksize[1], strides[1])
+    argmax = np.zeros(best.shape, dtype=np.int32)
+    found = np.zeros(best.shape, dtype=bool)
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            hit = padded[_tap_slices(rows, cols, strides, i, j)] == best
+            if not (valid_rows[:, i].all() and valid_cols[:, j].all()):  # a tap reading padding somewhere
+                hit &= (valid_rows[:, i][:, None] & valid_cols[:, j][None, :])[None, :, :, None]
+            hit &= ~found  # only the first maximum of each window counts
+            if i or j:
+                argmax += hit * np.int32(i * ksize[1] + j)
+            found |= hit
+    if not found.all():  # NaN windows: TF's scan keeps no maximum either
+        argmax[~found] = -1
+    return argmax
 
 
 def _compute_max_pool(ctx, op, inputs):
     data_format = data_format_of(op)
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
-    _, best, _ = _max_and_argmax(image, rows, cols, ksize, strides)
-    return conv_util.from_nhwc(best, data_format)
+    return conv_util.from_nhwc(np.ascontiguousarray(_max(image, rows, cols, ksize, strides)), data_format)
 
 
 def data_format_of(op) -> bytes:
@@ -132,15 +153,17 @@ def _compute_max_pool_grad(ctx, op, inputs):
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     grad = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
-    padded, _, argmax = _max_and_argmax(image, rows, cols, ksize, strides)
+    argmax = _argmax(image, rows, cols, ksize, strides)
     if grad.shape != argmax.shape:
         raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected the "
                                           f"pooled shape {list(argmax.shape)}")
-    total = np.zeros_like(padded, dtype=grad.dtype)
+    height, width = image.shape[1], image.shape[2]
+    padded_shape = _padded(image[:1, :, :, :1], rows, cols, ksize, strides).shape
+    total = np.zeros((image.shape[0],) + padded_shape[1:3] + (image.shape[3],), dtype=grad.dtype)
     for i in range(ksize[0]):
         for j in range(ksize[1]):
             total[_tap_slices(rows, cols, strides, i, j)] += np.where(argmax == i * ksize[1] + j, grad, 0)
-    total = total[:, rows.pad_before:rows.pad_before + image.shape[1], cols.pad_before:cols.pad_before + image.shape[2]]
+    total = total[:, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width]
     return conv_util.from_nhwc(np.ascontiguousarray(total), data_format)
 
 
@@ -152,7 +175,7 @@ def _compute_max_pool_grad_grad(ctx, op, inputs):
     if grad.shape != image.shape:
         raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected the "
                                           f"input's shape {list(image.shape)}")
-    _, _, argmax = _max_and_argmax(image, rows, cols, ksize, strides)
+    argmax = _argmax(image, rows, cols, ksize, strides)
     grad_padded = _padded(grad, rows, cols, ksize, strides)
     out = np.zeros(argmax.shape, dtype=grad.dtype)
     for i in range(ksize[0]):

@@ -21,6 +21,8 @@ CASES = {
     "conv2d_valid": (lambda tf, x, w: tf.nn.conv2d(x, w, 1, "VALID"), [IMAGE, FILTER]),
     "conv2d_explicit": (lambda tf, x, w: tf.nn.conv2d(x, w, [1, 2, 1, 1], [[0, 0], [2, 1], [0, 2], [0, 0]]),
                         [IMAGE, FILTER]),
+    "conv2d_padding_beyond_the_filter": (  # more padding than the filter spans: the backprop crops
+        lambda tf, x, w: tf.nn.conv2d(x, w, 1, [[0, 0], [3, 0], [1, 4], [0, 0]]), [IMAGE, FILTER]),
     "conv2d_transpose": (lambda tf, dy, w: tf.nn.conv2d_transpose(dy, w, [2, 5, 6, 2], [1, 2, 2, 1], "SAME"),
                          [UPSTREAM, FILTER]),
     "conv2d_backprop_filter": (
