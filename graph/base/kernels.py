@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 from graph import errors
 
-__all__ = ["DEAD", "OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "uninitialized_message",
-           "register_uninitialized_hint"]
+__all__ = ["DEAD", "OpKernel", "register", "lookup", "registered_types", "infer_outputs", "VariableRef", "variable_ref",
+           "uninitialized_message", "register_uninitialized_hint"]
 
 
 class _Dead:
@@ -105,6 +105,19 @@ def uninitialized_message(name: str, op=None) -> str:
             f"(Run the variable's initializer first: `sess.run({name}.initializer)`, or run "
             "`tf.global_variables_initializer()` after creating all variables; an initializer op built "
             "before a variable was created does not cover it.)")
+
+
+def variable_ref(op, value, index: int = 0, input_name: str | None = None) -> VariableRef:
+    """``value``, input ``index`` of ``op``'s kernel, as the VariableRef a ref input carries.
+
+    Raises:
+        InvalidArgumentError: naming the op and the input, when it is not one (its ref tensor was fed).
+    """
+    if isinstance(value, VariableRef):
+        return value
+    where = f"input {index}" + (f" ('{input_name}')" if input_name else "")
+    raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}' needs a variable reference at {where} "
+                                      f"(got a {type(value).__name__}; was the variable's ref tensor fed?)")
 
 
 class VariableRef:

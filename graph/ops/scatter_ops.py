@@ -43,9 +43,7 @@ def _infer_scatter(op):
 
 def _compute_scatter(ctx, op, inputs):
     ref, indices, updates = inputs
-    if not isinstance(ref, kernels.VariableRef):
-        raise errors.InvalidArgumentError(None, op, f"{op.type} '{op.name}' needs a variable reference at input 0 "
-                                                    f"(got a {type(ref).__name__})")
+    ref = kernels.variable_ref(op, ref)
     if not ref.is_initialized:
         raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
     params = np.array(ref.get(), copy=True)

@@ -46,17 +46,9 @@ def variable_op_v2(shape, dtype, name: str = "Variable", container: str = "", sh
 
 
 # ----------------------------------------------------------------- Assign, AssignAdd, AssignSub
-def _ref_of(ctx_op, ref):
-    if not isinstance(ref, kernels.VariableRef):
-        raise errors.InvalidArgumentError(
-            None, ctx_op, f"{ctx_op.type} '{ctx_op.name}' needs a variable reference at input 0 "
-            f"(got a {type(ref).__name__}; was the variable's ref tensor fed?)")
-    return ref
-
-
 def _compute_assign(ctx, op, inputs):
     ref, value = inputs
-    ref = _ref_of(op, ref)
+    ref = kernels.variable_ref(op, ref)
     value = np.array(value, dtype=op._attrs["T"].numpy_dtype, copy=True)
     if op._attrs["validate_shape"]:
         # An uninitialized VariableV2 already has its declared shape in TF (the kernel allocates it).
@@ -76,7 +68,7 @@ def _compute_assign(ctx, op, inputs):
 def _compute_update(function):
     def compute(ctx, op, inputs):
         ref, value = inputs
-        ref = _ref_of(op, ref)
+        ref = kernels.variable_ref(op, ref)
         old = ref.get()
         value = np.asarray(value)
         if old.shape != value.shape:
@@ -172,7 +164,7 @@ def assign_sub(ref, value, use_locking: bool | None = None, name: str | None = N
 
 # ----------------------------------------------------------------- CountUpTo
 def _compute_count_up_to(ctx, op, inputs):
-    ref = _ref_of(op, inputs[0])
+    ref = kernels.variable_ref(op, inputs[0])
     before = ref.get()
     limit = op._attrs["limit"]
     if before >= limit:

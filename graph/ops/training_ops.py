@@ -158,11 +158,7 @@ class _Values:
 def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
     values = []
     for index, ref in enumerate(inputs[:spec.refs]):
-        if not isinstance(ref, kernels.VariableRef):
-            raise errors.InvalidArgumentError(
-                None, op, f"{op.type} '{op.name}' needs a variable reference at input {index} "
-                f"('{spec.inputs[index]}'); "
-                f"got a {type(ref).__name__}")
+        ref = kernels.variable_ref(op, ref, index, spec.inputs[index])
         if not ref.is_initialized:
             raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
         value = ref.get()
