@@ -76,13 +76,13 @@ def _infer_backprop_filter(op):
 
 
 # ----------------------------------------------------------------- kernels
-def _run_geometry(op, image: np.ndarray, filter_shape, out_backprop: np.ndarray | None = None):
+def _run_geometry(op, image_shape: tuple, filter_shape, out_backprop: np.ndarray | None = None):
     """The run-time Windows of a convolution, checked against the image, filter and backprop shapes."""
     data_format, strides, dilations = _params(op, run=True)
-    if image.ndim != 4 or len(filter_shape) != 4:
+    if len(image_shape) != 4 or len(filter_shape) != 4:
         raise errors.InvalidArgumentError(None, op, f"{op.type}: input and filter must be 4-dimensional, got "
-                                          f"{list(image.shape)} and {list(filter_shape)}")
-    n, height, width, depth = image.shape
+                                          f"{list(image_shape)} and {list(filter_shape)}")
+    n, height, width, depth = image_shape
     if depth != filter_shape[2]:
         raise errors.InvalidArgumentError(
             None, op, f"{op.type}: input depth ({depth}) must equal the filter's input depth ({filter_shape[2]}): "
@@ -104,7 +104,7 @@ def _columns(image: np.ndarray, rows, cols, taps, strides, dilations) -> np.ndar
 def _compute_conv2d(ctx, op, inputs):
     data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
     image, filters = conv_util.to_nhwc(np.asarray(inputs[0]), data_format), np.asarray(inputs[1])
-    rows, cols, strides, dilations = _run_geometry(op, image, filters.shape)
+    rows, cols, strides, dilations = _run_geometry(op, image.shape, filters.shape)
     out = _columns(image, rows, cols, filters.shape[:2], strides, dilations) @ filters.reshape(-1, filters.shape[3])
     out = out.reshape(image.shape[0], rows.out, cols.out, filters.shape[3]).astype(image.dtype, copy=False)
     return conv_util.from_nhwc(out, data_format)
@@ -124,9 +124,7 @@ def _compute_backprop_input(ctx, op, inputs):
     filters = np.asarray(inputs[1])
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     n, height, width, depth = (sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == b"NCHW" else sizes
-    shape_only = np.lib.stride_tricks.as_strided(np.zeros(1, filters.dtype), (n, height, width, depth),
-                                                 (0, 0, 0, 0))
-    rows, cols, strides, dilations = _run_geometry(op, shape_only, filters.shape, out_backprop)
+    rows, cols, strides, dilations = _run_geometry(op, (n, height, width, depth), filters.shape, out_backprop)
     # One product per filter tap, each added where that tap reads: cheaper than col2im's one big product,
     # whose [M, taps * depth] result would be read back with strides.
     grads = out_backprop.reshape(-1, filters.shape[3])
@@ -141,7 +139,7 @@ def _compute_backprop_filter(ctx, op, inputs):
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     sizes = _sizes(op, inputs[1], "filter_sizes")
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
-    rows, cols, strides, dilations = _run_geometry(op, image, sizes, out_backprop)
+    rows, cols, strides, dilations = _run_geometry(op, image.shape, sizes, out_backprop)
     columns = _columns(image, rows, cols, sizes[:2], strides, dilations)
     grad = columns.T @ out_backprop.reshape(-1, sizes[3])
     return grad.reshape(sizes).astype(image.dtype, copy=False)
@@ -201,9 +199,17 @@ def _padding_attr(padding) -> bytes:
     return padding
 
 
+def _data_format_attr(data_format) -> bytes:
+    data_format = format_bytes(data_format or "NHWC")
+    if data_format not in (b"NHWC", b"NCHW"):
+        raise ValueError(f"Value for attr 'data_format' of {data_format.decode()} is not in the list of allowed "
+                         "values: \"NHWC\", \"NCHW\"")
+    return data_format
+
+
 def _conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu=True) -> dict:
     strides, dilations = [int(v) for v in strides], [int(v) for v in (dilations or [1, 1, 1, 1])]
-    return {"T": dtype, "data_format": format_bytes(data_format or "NHWC"), "dilations": dilations,
+    return {"T": dtype, "data_format": _data_format_attr(data_format), "dilations": dilations,
             "explicit_paddings": [int(v) for v in explicit_paddings or []], "padding": _padding_attr(padding),
             "strides": strides, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu)}
 

@@ -194,3 +194,14 @@ def test_depthwise_with_a_dilation_rate_says_what_is_missing():
         x = ours_tf.placeholder(ours_tf.float32, [1, 8, 8, 3])
         with pytest.raises(NotImplementedError, match="SpaceToBatchND"):
             ours_tf.nn.depthwise_conv2d(x, ours_tf.ones([3, 3, 3, 1]), [1, 1, 1, 1], "SAME", rate=[2, 2])
+
+
+@pytest.mark.tf
+def test_unknown_data_format_is_refused_as_in_tensorflow(tf1):
+    for tf in (ours_tf, tf1):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [1, 4, 4, 3])
+            with pytest.raises(ValueError, match="data_format"):
+                tf.nn.conv2d(x, tf.ones([1, 1, 3, 1]), 1, "SAME", data_format="NWHC")
+            with pytest.raises(ValueError, match="data_format"):
+                tf.nn.max_pool(x, 2, 2, "SAME", data_format="NWHC")
