@@ -51,14 +51,17 @@ class _Spec:
 
     @property
     def sparse(self) -> bool:
+        """True for the SparseApply* ops (they take row ``indices``)."""
         return "indices" in self.inputs
 
     @property
     def grad_name(self) -> str:
+        """The gradient input's name: ``grad``, or ``delta`` for Apply(Proximal)GradientDescent."""
         return next(name for name in self.inputs if name in _GRAD_NAMES)
 
     @property
     def scalars(self) -> tuple[str, ...]:
+        """The hyperparameter inputs, each a rank-0 tensor."""
         return tuple(name for name in self.inputs[self.refs:] if name not in _GRAD_NAMES and name != "indices")
 
 

@@ -52,9 +52,15 @@ class _RefVariableProcessor:
         self._v = variable
 
     def target(self) -> Tensor:
+        """The tensor tf.gradients differentiates: the variable's ref, as TF's _RefVariableProcessor."""
         return self._v._ref()
 
     def update_op(self, optimizer: Optimizer, grad):
+        """The op applying ``grad`` to the variable.
+
+        Raises:
+            RuntimeError: for an IndexedSlices gradient of a variable with a constraint.
+        """
         if isinstance(grad, Tensor):
             update_op = optimizer._apply_dense(grad, self._v)
             if self._v.constraint is not None:
@@ -74,13 +80,16 @@ class _TensorProcessor:
         self._v = tensor
 
     def target(self) -> Tensor:
+        """The tensor itself."""
         return self._v
 
     def update_op(self, optimizer: Optimizer, grad):
+        """Raises NotImplementedError, TF's answer to apply_gradients on a Tensor."""
         raise NotImplementedError("Trying to update a Tensor ", self._v)
 
 
 def _get_processor(value):
+    """The processor updating ``value`` (a Variable or a Tensor), as TF's optimizer._get_processor."""
     if isinstance(value, variables.Variable):
         return _RefVariableProcessor(value)
     if isinstance(value, Tensor):
