@@ -12,7 +12,7 @@ when the shapes say which (``_infer_reduction_axes``), else through a
 from __future__ import annotations
 
 from graph.base import dtypes as dtypes_lib
-from graph.core.graph import Tensor, control_dependencies, name_scope
+from graph.core.graph import Tensor, control_dependencies
 from graph.gradients.registry import NotDifferentiable, RegisterGradient
 from graph.ops import array_fill_ops, array_index_ops, array_ops, constant_ops, math_grad_ops, math_ops
 from graph.ops import reduction_ops
