@@ -1,6 +1,7 @@
 """Gradients of the embedding and sampling op families: DynamicPartition, ParallelDynamicStitch, TopKV2,
-ScatterNd/GatherNd and SparseToDense, built as TensorFlow's data_flow_grad / nn_grad / array_grad /
-sparse_grad build them; the samplers, ComputeAccidentalHits and InTopKV2 are not differentiable.
+ScatterNd/GatherNd, SparseToDense, SegmentSum and SparseSegmentSum/Mean/SqrtN, built as TensorFlow's
+data_flow_grad / nn_grad / array_grad / sparse_grad / math_grad build them; the samplers,
+ComputeAccidentalHits, InTopKV2 and the segment gradient kernels are not differentiable.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from graph.core.graph import Tensor, convert_to_tensor
 from graph.core.indexed_slices import IndexedSlices
 from graph.gradients.registry import NotDifferentiable, RegisterGradient
 from graph.ops import array_fill_ops, array_index_ops, array_ops, data_flow_ops, math_grad_ops
-from graph.ops import math_ops, reduction_ops, top_k_ops
+from graph.ops import math_ops, reduction_ops, segment_ops, top_k_ops
 
 __all__: list[str] = []  # gradient functions register themselves
 
@@ -19,7 +20,9 @@ def _stack(values: list) -> Tensor:
     return convert_to_tensor(values, name="stack")
 
 
-for _op_type in ("UniformCandidateSampler", "LogUniformCandidateSampler", "ComputeAccidentalHits", "InTopKV2"):
+for _op_type in ("UniformCandidateSampler", "LogUniformCandidateSampler", "ComputeAccidentalHits", "InTopKV2",
+                 "SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGradV2",
+                 "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2"):
     NotDifferentiable(_op_type)
 
 
@@ -82,3 +85,24 @@ def _sparse_to_dense_grad(op, grad):
     default_grad = reduction_ops.reduce_sum(grad) - reduction_ops.reduce_sum(values_grad)
     return [array_fill_ops.zeros_like(sparse_indices), array_fill_ops.zeros_like(output_shape), values_grad,
             default_grad]
+
+
+@RegisterGradient("SegmentSum")
+def _segment_sum_grad(op, grad):
+    return [array_index_ops.gather(grad, op.inputs[1]), None]
+
+
+def _sparse_segment_grad(op, grad):
+    """Dense rows of data's shape, or (sparse_gradient) an IndexedSlices over the distinct indices."""
+    data, indices, segment_ids = op.inputs
+    if op.get_attr("sparse_gradient"):
+        data_shape = array_ops.shape(data)
+        values, unique_indices = segment_ops.sparse_segment_grad(op.type + "GradV2", grad, indices, segment_ids,
+                                                                 data_shape[0])
+        return [IndexedSlices(values, unique_indices, data_shape), None, None]
+    dim0 = array_ops.shape(data)[0]
+    return [segment_ops.sparse_segment_grad(op.type + "Grad", grad, indices, segment_ids, dim0), None, None]
+
+
+for _op_type in ("SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"):
+    RegisterGradient(_op_type)(_sparse_segment_grad)

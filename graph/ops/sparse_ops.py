@@ -1,4 +1,5 @@
-"""Sparse-to-dense op builder and kernel: SparseToDense (tf.sparse_to_dense), as the sampled losses use it.
+"""Sparse tensors in graphs: sparse_placeholder, and SparseToDense (tf.sparse_to_dense), as the sampled losses
+and sparse embedding lookups use them.
 
 ``sparse_to_dense(indices, shape, values, default)`` is a tensor of ``shape`` filled with ``default``
 whose entries at the rows of ``indices`` (0-, 1- or 2-D) are ``values`` (one value or one per index).
@@ -13,10 +14,13 @@ import numpy as np
 from graph import errors
 from graph.base import kernels
 from graph.core import graph as graph_lib
+from graph.base import dtypes as dtypes_lib
+from graph.base.shapes import TensorShape, dimension_value
 from graph.core.graph import Tensor, convert_to_tensor
+from graph.core.sparse_tensor import SparseTensor
 from graph.ops import constant_ops
 
-__all__ = ["sparse_to_dense"]
+__all__ = ["sparse_to_dense", "sparse_placeholder"]
 
 
 def _infer_sparse_to_dense(op):
@@ -87,3 +91,31 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
         op = graph.create_op("SparseToDense", [sparse_indices, output_shape, sparse_values, default_value],
                              name=scope, attrs=attrs)
     return op._outputs[0]
+
+
+def sparse_placeholder(dtype, shape=None, name: str | None = None) -> SparseTensor:
+    """A SparseTensor of placeholders (values, indices; dense_shape a placeholder, or a PlaceholderWithDefault
+    holding ``shape`` with -1 for unknown dimensions), fed with a SparseTensorValue."""
+    shape_name = None if name is None else name + "/shape"
+    if shape is None:
+        dense_shape = constant_ops.placeholder(dtypes_lib.int64, shape=[None], name=shape_name)
+        rank = None
+        static_shape = TensorShape(None)
+    else:
+        if isinstance(shape, Tensor):
+            rank = shape.shape[0].value
+            static_shape = constant_ops.constant_value_as_shape(shape)
+        else:
+            rank = len(shape)
+            static_shape = TensorShape(tuple(None if dim == -1 else dim for dim in shape))
+            dims = tuple(-1 if dimension_value(dim) is None else dimension_value(dim) for dim in shape)
+            shape = convert_to_tensor(dims, dtype=dtypes_lib.int64,
+                                      name=None if name is None else name + "/shape_default")
+        dense_shape = constant_ops.placeholder_with_default(shape, shape=shape.shape, name=shape_name)
+    result = SparseTensor(
+        values=constant_ops.placeholder(dtype, shape=[None], name=None if name is None else name + "/values"),
+        indices=constant_ops.placeholder(dtypes_lib.int64, shape=[None, rank],
+                                         name=None if name is None else name + "/indices"),
+        dense_shape=dense_shape)
+    result.set_shape(static_shape)
+    return result
