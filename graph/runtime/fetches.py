@@ -6,8 +6,9 @@ import collections
 
 from graph.core.graph import Operation, Tensor
 from graph.core.indexed_slices import IndexedSlices, IndexedSlicesValue
+from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 
-__all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str"]
+__all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str", "expand_sparse_feeds"]
 
 
 def tensor_str(tensor: Tensor) -> str:
@@ -78,6 +79,9 @@ class Fetcher:
                     result[key] = part(values)
                 return result
             return build_mapping
+        if isinstance(fetches, SparseTensor):  # as TF: its components, returned as a SparseTensorValue
+            parts = [self._compile(graph, t) for t in (fetches.indices, fetches.values, fetches.dense_shape)]
+            return lambda values: SparseTensorValue(*[part(values) for part in parts])
         if isinstance(fetches, IndexedSlices):  # as TF: its components, returned as an IndexedSlicesValue
             parts = [None if t is None else self._compile(graph, t)
                      for t in (fetches.values, fetches.indices, fetches.dense_shape)]
@@ -99,3 +103,22 @@ class Fetcher:
         if isinstance(element, Operation):
             return lambda values: None
         return lambda values: values[position]
+
+
+def expand_sparse_feeds(feed_dict: dict) -> dict:
+    """``feed_dict`` with each SparseTensor key replaced by its three component tensors (TF's feed function).
+
+    Raises:
+        TypeError: if a SparseTensor's value is not a SparseTensorValue or an (indices, values, shape) triple.
+    """
+    expanded = {}
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            expanded[key] = value
+            continue
+        if not isinstance(value, (tuple, list)) or len(value) != 3:
+            raise TypeError(f"The value fed to SparseTensor {key.values.name} must be a SparseTensorValue or a tuple "
+                            f"(indices, values, dense_shape), got {type(value).__name__}.")
+        for tensor, component in zip((key.indices, key.values, key.dense_shape), value):
+            expanded[tensor] = component
+    return expanded

@@ -16,9 +16,10 @@ from graph.base.paused_gc import PausedGC
 from graph.core import default_session
 from graph.core import device as device_lib
 from graph.core import graph as graph_lib
+from graph.core.sparse_tensor import SparseTensor
 from graph.runtime.config import CPU_MEMORY_LIMIT, LOCAL_DEVICE_PREFIX, ConfigProto, DeviceAttributes
 from graph.runtime.executor import Context, execute
-from graph.runtime.fetches import fetch_key
+from graph.runtime.fetches import expand_sparse_feeds, fetch_key
 from graph.runtime.plan import build_plan, convert_feed, fetch_value
 
 __all__ = ["BaseSession", "Session", "InteractiveSession"]
@@ -122,6 +123,8 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict and any(isinstance(key, SparseTensor) for key in feed_dict):
+            feed_dict = expand_sparse_feeds(feed_dict)
         with PausedGC():
             return self._run(fetches, feed_dict)
 
