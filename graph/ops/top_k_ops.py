@@ -1,4 +1,4 @@
-"""Top-k op builders and kernels: TopKV2 (tf.nn.top_k), InTopKV2 (tf.nn.in_top_k); ScatterNd and GatherNd (the gradients).
+"""Top-k op builders and kernels: TopKV2 (tf.nn.top_k), InTopKV2 (tf.nn.in_top_k); ScatterNd, GatherNd (gradients).
 
 TopKV2 with ``sorted=True`` orders each row's k largest values descending, equal values by
 increasing index (TF's stable comparator).  With ``sorted=False`` TF's order is its heap's

@@ -148,4 +148,5 @@ with tf.Session(graph=graph) as session:
         nearest = (-sim[i, :]).argsort()[1:top_k + 1]
         print("Nearest to %s: %s" % (valid_word, ", ".join(reverse_dictionary[k] for k in nearest)))
     final_embeddings = normalized_embeddings.eval()
-    print("Final embeddings", final_embeddings.shape, "mean norm %.5f" % np.linalg.norm(final_embeddings, axis=1).mean())
+    mean_norm = np.linalg.norm(final_embeddings, axis=1).mean()
+    print("Final embeddings", final_embeddings.shape, "mean norm %.5f" % mean_norm)
