@@ -31,11 +31,8 @@ from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor
 from graph.core.indexed_slices import (IndexedSlices, convert_n_to_tensor_or_indexed_slices,
                                        convert_to_tensor_or_indexed_slices)
-from graph.gradients import (array_grad, math_grad, matmul_grad, nn_batchnorm_grad, nn_grad,  # noqa: F401
-                             reduction_grad, state_grad, summary_grad)  # importing them fills the registry
-from graph.gradients import conv_grad  # noqa: F401  (registers its gradients)
-from graph.gradients import embedding_grad  # noqa: F401  (registers its gradients)
-from graph.gradients import diag_grad, linalg_grad  # noqa: F401  (register their gradients)
+from graph.gradients import (array_grad, conv_grad, diag_grad, embedding_grad, linalg_grad, math_grad, matmul_grad,
+                             nn_batchnorm_grad, nn_grad, reduction_grad, state_grad, summary_grad)
 from graph.gradients import registry
 from graph.gradients.aggregation import AggregationMethod, aggregate_gradients
 from graph.gradients.control_flow_grad import zeros_like_output
@@ -43,6 +40,10 @@ from graph.ops import array_fill_ops, array_ops, constant_ops, control_flow_ops
 from graph.ops import array_concat_ops
 
 __all__ = ["gradients", "hessians", "UnconnectedGradients", "AggregationMethod", "is_trainable"]
+
+# Importing a gradient module fills the registry with its functions: tf.gradients needs every one loaded.
+_GRADIENT_MODULES = (array_grad, conv_grad, diag_grad, embedding_grad, linalg_grad, math_grad, matmul_grad,
+                     nn_batchnorm_grad, nn_grad, reduction_grad, state_grad, summary_grad)
 
 
 # TensorFlow's array_grad.py declares it: the op exists to cut gradients (tf.stop_gradient).
