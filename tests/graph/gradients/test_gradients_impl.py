@@ -1,5 +1,10 @@
 """tf.gradients' mechanism against TensorFlow: op names, pruning, stop/unconnected gradients, refs, overrides."""
 
+import pathlib
+import pkgutil
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -159,3 +164,15 @@ def test_ops_without_inputs_have_no_gradient_function():
     assert registry.lookup("StopGradient") is None
     with tf.Graph().as_default() as graph:
         assert registry.get_gradient_function(graph.create_op("NoOp", [], [], name="n")) is None
+
+
+def test_tf_gradients_loads_every_gradient_module():
+    # In a fresh interpreter: this test session has imported them all by other routes.
+    package = pathlib.Path(registry.__file__).parent
+    import_names = sorted(f"graph.gradients.{info.name}" for info in pkgutil.iter_modules([str(package)])
+                          if info.name.endswith("_grad"))
+    script = ("import sys, graph.gradients.gradients_impl; "
+              f"print([name for name in {import_names!r} if name not in sys.modules])")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                            cwd=package.parent.parent)
+    assert len(import_names) > 5 and result.stdout.strip() == "[]"
