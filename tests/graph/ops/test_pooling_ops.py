@@ -7,6 +7,7 @@ import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.core import graph as graph_lib
 from graph.ops import lrn_ops, pooling_ops
+from graph.proto.framework import GraphDef
 from tests.graph.graph_oracle import assert_same_graph_v1
 
 RNG = np.random.RandomState(3)
@@ -147,3 +148,36 @@ def test_lrn_is_the_formula():
     squares = np.pad(image ** 2, ((0, 0), (0, 0), (0, 0), (1, 1)))
     window_sums = squares[..., :-2] + squares[..., 1:-1] + squares[..., 2:]
     np.testing.assert_allclose(out, image / (2.0 + 0.5 * window_sums) ** 0.75, rtol=1e-5)
+
+
+def _cnn_graph(tf):
+    """A small CNN with its input gradient, in ``tf``'s default graph: (input name, output names)."""
+    x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+    w = tf.constant(np.random.RandomState(0).randn(3, 3, 3, 4).astype(np.float32))
+    y = tf.nn.max_pool(tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME"), 2, 2, "SAME")
+    z = tf.nn.lrn(tf.nn.avg_pool(y, 2, 1, "SAME"), 2, 1.0, 1e-4, 0.75)
+    d = tf.nn.separable_conv2d(x, tf.ones([3, 3, 3, 2]), tf.ones([1, 1, 6, 2]), [1, 1, 1, 1], "VALID")
+    grad = tf.gradients(tf.reduce_sum(z) + tf.reduce_sum(d), x)[0]
+    return "x:0", [z.name, grad.name]
+
+
+@pytest.mark.tf
+def test_graph_defs_run_in_the_other_framework(tf1):
+    # Ours -> TF and TF -> ours: every attr (empty explicit_paddings lists, float32 LRN attrs) survives the bytes.
+    image = RNG.randn(2, 8, 8, 3).astype(np.float32)
+    for builder, runner in ((ours_tf, tf1), (tf1, ours_tf)):
+        with builder.Graph().as_default() as built:
+            x, outputs = _cnn_graph(builder)
+            expected = builder.Session().run(outputs, {x: image})
+            graph_def = built.as_graph_def()
+            data = graph_def.to_bytes() if hasattr(graph_def, "to_bytes") else graph_def.SerializeToString()
+        if runner is ours_tf:
+            parsed = GraphDef.from_bytes(data)
+        else:
+            parsed = runner.GraphDef()
+            parsed.ParseFromString(data)
+        with runner.Graph().as_default():
+            runner.import_graph_def(parsed, name="")
+            got = runner.Session().run(outputs, {x: image})
+        for mine, reference in zip(got, expected):
+            np.testing.assert_allclose(mine, reference, rtol=1e-5, atol=1e-5)
