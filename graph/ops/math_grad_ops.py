@@ -24,12 +24,14 @@ from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.core.indexed_slices import IndexedSlices
 from graph.ops import array_fill_ops, array_ops, constant_ops, reduction_ops
-from graph.ops import math_ops  # noqa: F401  (installs the Tensor operators reduced_shape's arithmetic uses)
+from graph.ops import math_ops
 from graph.ops.array_ops import broadcast_static_shape
 
 __all__ = ["tanh_grad", "sigmoid_grad", "rsqrt_grad", "sqrt_grad", "reciprocal_grad", "broadcast_gradient_args",
            "broadcast_to", "dynamic_stitch", "list_diff", "invert_permutation", "cumsum", "cumprod",
            "unsorted_segment_sum", "where_v2", "reduced_shape", "real_div", "div_no_nan"]
+
+_TENSOR_OPERATORS = math_ops  # importing math_ops installs the Tensor operators reduced_shape's arithmetic uses
 
 
 def _gen_op(op_type: str, inputs: list[tuple], attrs, name: str | None, num_outputs: int = 1):
