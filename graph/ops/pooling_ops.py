@@ -5,7 +5,9 @@ taps only, each step one vectorized pass over the whole output.  Max pooling pic
 kernel (``SpatialMaxPoolWithArgMaxHelper``) does, the first maximum in the window's row-major
 scan order, skipping padding: a tap replaces the running maximum only when strictly greater,
 or when no valid tap has been seen yet.  So ties send the whole gradient to the first maximum,
-as in TF.  Average pooling divides by the number of valid (unpadded) elements in the window.
+as in TF.  Average pooling divides by the number of valid (unpadded) elements in the window; its
+gradient spreads each output over the inputs TF's AvgPoolGrad picks (see `_broadcast`), as two small
+matrix products.
 """
 
 from __future__ import annotations
@@ -217,10 +219,29 @@ def _compute_avg_pool_grad(ctx, op, inputs):
     if grad.shape != (n, rows.out, cols.out, depth):
         raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected "
                                           f"{[n, rows.out, cols.out, depth]}")
-    share = grad / _window_counts(rows, cols, height, width, ksize, strides).astype(grad.dtype)
-    patches = np.broadcast_to(share[:, :, :, None, None, :], (n, rows.out, cols.out, ksize[0], ksize[1], depth))
-    image = conv_util.add_windows(patches, height, width, rows, cols, strides)
-    return conv_util.from_nhwc(np.ascontiguousarray(image, dtype=grad.dtype), data_format)
+    row_spread, row_sizes = _broadcast(rows, height, ksize[0], strides[0])
+    col_spread, col_sizes = _broadcast(cols, width, ksize[1], strides[1])
+    share = grad / (row_sizes[:, None] * col_sizes[None, :]).astype(grad.dtype)[None, :, :, None]
+    # Spread over rows, then over cols: two products with small 0/1 matrices ([in, out] each).
+    by_rows = np.matmul(row_spread, share.reshape(n, rows.out, cols.out * depth))
+    image = np.matmul(col_spread, by_rows.reshape(n * height, cols.out, depth))
+    return conv_util.from_nhwc(image.reshape(n, height, width, depth).astype(grad.dtype, copy=False), data_format)
+
+
+def _broadcast(window, size: int, taps: int, stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which inputs each output's gradient reaches, and its divisor, as TF's AvgPoolGrad (``GetBroadcastSize``).
+
+    Returns ``[size, out]`` 0/1 and ``[out]`` sizes.  TF clips a window that starts in the padding to the
+    input, then, if ``start + taps`` passes the end, takes ``min(size - start, taps)``: a window wider than
+    the input and padded on both sides reaches (and divides by) more than the elements it averaged.
+    """
+    start = np.arange(window.out) * stride
+    in_padding = start < window.pad_before
+    extent = np.where(in_padding, taps + start - window.pad_before, taps)
+    start = np.where(in_padding, 0, start - window.pad_before)
+    extent = np.where(start + taps > size, np.minimum(size - start, taps), extent)
+    inputs = np.arange(size)[:, None]
+    return ((inputs >= start) & (inputs < start + extent)).astype(np.float32), extent
 
 
 _POOL_DEFAULTS = {"data_format": b"NHWC"}
