@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from graph import errors
-from graph.platform import crc, file_io
+from graph.base import crc
+from graph.platform import file_io
 
 __all__ = ["HEADER_SIZE", "FOOTER_SIZE", "encode_record", "iterate_records", "read_records", "RecordWriter"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from graph.errors import DataLossError, NotFoundError
-from saver.format import crc
+from graph.base import crc
 
 __all__ = ["data_filename", "index_filename", "stat_id", "file_id", "make_parent_directory",
            "DataFileWriter", "DataFileReader", "CHUNK_SIZE"]

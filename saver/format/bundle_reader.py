@@ -27,7 +27,7 @@ import numpy as np
 
 from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
-from saver.format import crc
+from graph.base import crc
 from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
                                       decode_entry)
 from saver.format.bundle_files import DataFileReader, data_filename, file_id, index_filename, stat_id

@@ -23,7 +23,7 @@ import struct
 import numpy as np
 
 from graph.errors import DataLossError
-from saver.format import crc
+from graph.base import crc
 from saver.format.coding import decode_varint64, encode_varint
 
 __all__ = ["encode_strings", "encode_variants", "read_strings", "read_string_tensor"]

@@ -29,7 +29,7 @@ import numpy as np
 
 from graph.base import dtypes
 from graph.errors import InvalidArgumentError
-from saver.format import crc
+from graph.base import crc
 from graph.platform.file_io import temp_filename
 from saver.format.bundle_entry import HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry
 from saver.format.bundle_strings import encode_strings, encode_variants

@@ -10,8 +10,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # The format layer and what it stands on: graph's errors and dtypes, and graph's protobuf codec with the
 # framework messages (TensorShapeProto, VersionDef ...) that bundle entries embed.
 _FORMAT_LAYER = ("graph", "graph.base", "graph.proto", "saver", "saver.format")
-# graph, graph.base (+dtypes, errors), graph.proto (+framework, protobuf, wire) = 8; saver, saver.format,
-# bundle_reader and the 7 format modules it reads with = 10.  (The target was 15.)
+# graph, graph.base (+dtypes, crc), graph.errors, graph.proto (+framework, protobuf, wire) = 9; saver,
+# saver.format, bundle_reader and the 6 format modules it reads with = 9.  (The target was 15.)
 _MAX_MODULES = 18
 # Packages imported on first use, each in one place with a comment saying why (optional, or slow to import).
 _LAZY_ALLOWED = ("networkx", "tqdm", "fsspec")

@@ -5,7 +5,8 @@ import struct
 import pytest
 
 from graph import errors
-from graph.platform import crc, tfrecord
+from graph.base import crc
+from graph.platform import tfrecord
 
 # An empty record: length 0, its masked CRC, no data, the masked CRC of b"" (crc32c(b"") == 0 -> mask(0))
 EMPTY_RECORD = struct.pack("<QII", 0, crc.mask(crc.crc32c(b"\x00" * 8)), crc.mask(0))

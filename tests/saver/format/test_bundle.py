@@ -9,7 +9,7 @@ import pytest
 
 from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError
-from saver.format import crc
+from graph.base import crc
 from saver.format.bundle import (BundleReader, BundleWriter, Slice, data_filename, merge_bundles,
                           write_checkpoint, write_index)
 from saver.format.coding import TensorSlice, encode_tensor_name_slice

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from graph.errors import DataLossError, NotFoundError
-from saver.format import crc, v1
+from graph.base import crc
+from saver.format import v1
 from saver.format.bundle_files import (CHUNK_SIZE, SMALL_WRITE, DataFileReader, DataFileWriter, data_filename,
                                 index_filename, make_parent_directory)
 from graph.platform.file_io import temp_filename

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from graph.errors import DataLossError, InvalidArgumentError, UnimplementedError
-from saver.format import crc
+from graph.base import crc
 from saver.format.table import BLOCK_SIZE, Table, TableWriter, _short_successor, _shortest_separator
 
 GOLDEN_121 = bytes.fromhex(
@@ -134,7 +134,7 @@ def test_keys_out_of_order_inside_a_block_are_data_loss():
     import struct
 
     from graph.errors import DataLossError
-    from saver.format import crc
+    from graph.base import crc
     data = bytearray(_write([(b"a1", b"x"), (b"a2", b"y")]))
     offset, length = Table("t", bytes(data))._index_handles[0]
     data[data.index(b"a1") + 1] = ord("3")  # the first key becomes a3 > a2

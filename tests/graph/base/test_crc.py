@@ -1,9 +1,9 @@
-"""Tests for saver/crc.py: CRC-32C values, extension, mask, buffers (spec §0)."""
+"""Tests for graph/base/crc.py: CRC-32C values, extension, mask, buffers (spec §0)."""
 
 import numpy as np
 import pytest
 
-from saver.format import crc
+from graph.base import crc
 
 _POLY = 0x82F63B78  # CRC-32C reflected polynomial
 _TABLE = []
