@@ -117,6 +117,7 @@ _NAMESPACES = {
     "nn": (("graph.ops.nn_ops", "graph.ops.nn_activation_ops", "graph.ops.nn_xent_ops", "graph.ops.nn_impl",
             "graph.ops.nn_statistics", "graph.ops.nn_batchnorm_ops",
             "graph.ops.conv_ops", "graph.ops.depthwise_conv_ops", "graph.ops.pooling_ops", "graph.ops.lrn_ops",
+            "graph.ops.pooling_variants",
             "graph.gradients.custom_gradient", "graph.ops.embedding_ops", "graph.ops.top_k_ops",
             "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses"), {},
            frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names

@@ -24,7 +24,8 @@ from graph.ops import conv_util
 from graph.ops.conv_util import format_bytes, node
 
 __all__ = ["depthwise_conv2d", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_input",
-           "depthwise_conv2d_native_backprop_filter", "separable_conv2d"]
+           "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_backprop_input",
+           "depthwise_conv2d_backprop_filter", "separable_conv2d"]
 
 _DEFAULTS = {"explicit_paddings": [], "data_format": b"NHWC", "dilations": [1, 1, 1, 1]}
 
@@ -195,6 +196,10 @@ def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, s
                        dilations)
         return input.graph.create_op("DepthwiseConv2dNativeBackpropFilter", [input, filter_sizes, out_backprop],
                                      name=scope, attrs=attrs)._outputs[0]
+
+
+depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input  # TF exports both names
+depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
 
 
 def _unit_rate(rate, filter) -> None:

@@ -274,6 +274,14 @@ def _sequences(ksize, strides, data_format):
     return (conv_ops.get_sequence(ksize, 2, channel, "ksize"), conv_ops.get_sequence(strides, 2, channel, "strides"))
 
 
+def pool_op(op_type: str, value, ksize, strides, padding, data_format, explicit_paddings, scope: str) -> Tensor:
+    """A raw ``MaxPool``/``AvgPool`` named ``scope`` (TF's gen_nn_ops builders; sequences already 4 long)."""
+    value = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
+    attrs = _pool_attrs(value.dtype.base_dtype, ksize, strides, padding, data_format,
+                        explicit_paddings if op_type == "MaxPool" else None)
+    return _pool_op(op_type, [value], attrs, scope)
+
+
 def max_pool(value, ksize, strides, padding, data_format="NHWC", name: str | None = None, input=None) -> Tensor:
     """The max of each window (``MaxPool``); padding "SAME", "VALID" or a list of pairs."""
     value = input if value is None else value

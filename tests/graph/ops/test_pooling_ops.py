@@ -186,3 +186,32 @@ def test_graph_defs_run_in_the_other_framework(tf1):
             got = runner.Session().run(outputs, {x: image})
         for mine, reference in zip(got, expected):
             np.testing.assert_allclose(mine, reference, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.tf
+def test_pooling_spellings_build_tensorflows_graph(tf1):
+    def build(tf):
+        x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+        signals = tf.placeholder(tf.float32, [None, 10, 3], name="signals")
+        tf.nn.max_pool2d(x, 2, 2, "SAME")
+        tf.nn.avg_pool2d(x, [1, 3, 3, 1], 2, "VALID", name="avg")
+        tf.nn.max_pool1d(signals, 3, 2, "SAME")
+        tf.nn.max_pool1d(signals, 2, 1, [[0, 0], [1, 0], [0, 0]])
+        tf.nn.avg_pool1d(signals, 2, 2, "VALID")
+        tf.nn.max_pool_v2(x, 2, 2, "SAME")
+        tf.nn.max_pool_v2(signals, 2, 2, "SAME")
+        tf.nn.avg_pool_v2(x, 3, 1, "SAME")
+        tf.nn.avg_pool_v2(signals, 3, 1, "SAME")
+        tf.nn.depthwise_conv2d_backprop_input([2, 8, 8, 3], tf.ones([3, 3, 3, 2]), tf.ones([2, 8, 8, 6]),
+                                              [1, 1, 1, 1], "SAME")
+    assert_same_graph_v1(tf1, build)
+
+
+@pytest.mark.tf
+def test_pooling_spellings_match_tensorflow_values(tf1):
+    def build(tf, x, signals):
+        return [tf.nn.max_pool1d(signals, 3, 2, "SAME"), tf.nn.avg_pool1d(signals, 2, 1, "SAME"),
+                tf.nn.avg_pool_v2(x, 3, 2, "SAME"), tf.nn.max_pool_v2(x, 3, 2, "VALID")]
+    values = [IMAGES, RNG.randn(2, 11, 4).astype(np.float32)]
+    for mine, reference in zip(_fetch(ours_tf, build, values), _fetch(tf1, build, values)):
+        np.testing.assert_allclose(mine, reference, rtol=1e-6)
