@@ -20,7 +20,8 @@ def _stack(values: list) -> Tensor:
     return convert_to_tensor(values, name="stack")
 
 
-for _op_type in ("UniformCandidateSampler", "LogUniformCandidateSampler", "ComputeAccidentalHits", "InTopKV2",
+for _op_type in ("UniformCandidateSampler", "LogUniformCandidateSampler", "LearnedUnigramCandidateSampler",
+                 "ComputeAccidentalHits", "InTopKV2",
                  "SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGradV2",
                  "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2"):
     NotDifferentiable(_op_type)

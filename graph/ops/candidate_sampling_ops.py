@@ -9,6 +9,10 @@ uint32 at a time (random::SimplePhilox over a SingleSampleAdapter)::
     uniform:      Rand64() % range                     p = float(1.0 / range)
     log-uniform:  (int64(exp(RandDouble() * log1p(range))) - 1) % range
                   p(v) = float(log((v + 2.0) / (v + 1.0)) / log1p(range))
+    learned unigram: w = counts (all 1 at first), W = sum(w); u = Rand32() drawn again while
+                  u < (2^32 - 1) % W + 1 (UnbiasedUniform; the low bits when W is a power of two),
+                  the class where the running sum of w passes u % W; p(v) = float(w[v]) / W;
+                  after the run each true class of the batch adds 1 to its count (Update)
 
 With ``unique`` a value already picked is rejected and drawn again (``num_tries`` counts every
 draw).  Expected counts: ``p * num_sampled`` when no draw was rejected, else
@@ -32,7 +36,8 @@ from graph.core import random_seed
 from graph.core.graph import convert_to_tensor
 from graph.ops import constant_ops, philox
 
-__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "compute_accidental_hits"]
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+           "compute_accidental_hits"]
 
 SAMPLES_PER_CANDIDATE = 2048  # BaseCandidateSamplerOp: "conservatively estimate the number of samples required"
 _WORDS_PER_BLOCK = 4  # a Philox block is four uint32 results
@@ -69,32 +74,55 @@ class _WordStream:
         return result
 
 
-def _uniform_values(words: np.ndarray, range_max: int) -> np.ndarray:
-    pairs = words.reshape(-1, 2).astype(np.uint64)
+def _uniform_values(stream: _WordStream, count: int, range_max: int, weights) -> np.ndarray:
+    pairs = stream.take(2 * count).reshape(-1, 2).astype(np.uint64)
     return ((pairs[:, 0] | (pairs[:, 1] << np.uint64(32))) % np.uint64(range_max)).astype(np.int64)
 
 
-def _log_uniform_values(words: np.ndarray, range_max: int) -> np.ndarray:
-    pairs = words.reshape(-1, 2)
+def _log_uniform_values(stream: _WordStream, count: int, range_max: int, weights) -> np.ndarray:
+    pairs = stream.take(2 * count).reshape(-1, 2)
     doubles = philox.uint64_to_double(pairs[:, 0], pairs[:, 1])
     log_range = math.log1p(range_max)
     # exp through the C library (numpy's SIMD exp may differ in the last bit), truncated toward zero.
     return np.array([(int(math.exp(float(d) * log_range)) - 1) % range_max for d in doubles], np.int64)
 
 
-def _uniform_probability(values: np.ndarray, range_max: int) -> np.ndarray:
+def _unigram_values(stream: _WordStream, count: int, range_max: int, weights: np.ndarray) -> np.ndarray:
+    """WeightedPicker::Pick: an unbiased uniform draw below the total weight, then the leaf holding it."""
+    total = int(weights.sum())
+    bounds = np.cumsum(weights)
+    values = []
+    for _ in range(count):
+        if total & (total - 1) == 0:  # a power of two: the low bits
+            index = int(stream.take(1)[0]) & (total - 1)
+        else:
+            floor = (0xFFFFFFFF % total) + 1  # UnbiasedUniform rejects draws below this
+            word = int(stream.take(1)[0])
+            while word < floor:
+                word = int(stream.take(1)[0])
+            index = word % total
+        values.append(int(np.searchsorted(bounds, index, side="right")))
+    return np.asarray(values, np.int64)
+
+
+def _uniform_probability(values: np.ndarray, range_max: int, weights) -> np.ndarray:
     return np.full(values.shape, np.float32(1.0 / range_max), np.float32)
 
 
-def _log_uniform_probability(values: np.ndarray, range_max: int) -> np.ndarray:
+def _log_uniform_probability(values: np.ndarray, range_max: int, weights) -> np.ndarray:
     log_range = math.log1p(range_max)
     return np.array([math.log((int(v) + 2.0) / (int(v) + 1.0)) / log_range for v in values.reshape(-1)],
                     np.float64).astype(np.float32).reshape(values.shape)
 
 
-_SAMPLERS = {  # op type -> (values from uint32 pairs, probability of a value)
+def _unigram_probability(values: np.ndarray, range_max: int, weights: np.ndarray) -> np.ndarray:
+    return (weights[values].astype(np.float32) / np.float32(weights.sum())).astype(np.float32)
+
+
+_SAMPLERS = {  # op type -> (draw values, probability of a value)
     "UniformCandidateSampler": (_uniform_values, _uniform_probability),
     "LogUniformCandidateSampler": (_log_uniform_values, _log_uniform_probability),
+    "LearnedUnigramCandidateSampler": (_unigram_values, _unigram_probability),
 }
 
 
@@ -106,16 +134,17 @@ def _expected_counts(probabilities: np.ndarray, num_sampled: int, num_tries: int
     return (-np.expm1((np.float32(num_tries) * logs).astype(np.float64))).astype(np.float32)
 
 
-def _sample(stream: _WordStream, draw, range_max: int, num_sampled: int, unique: bool) -> tuple[np.ndarray, int]:
+def _sample(stream: _WordStream, draw, range_max: int, num_sampled: int, unique: bool,
+            weights) -> tuple[np.ndarray, int]:
     """SampleBatchGetExpectedCountAvoid's drawing loop: (candidates, number of draws)."""
     if not unique:
-        return draw(stream.take(2 * num_sampled), range_max), num_sampled
+        return draw(stream, num_sampled, range_max, weights), num_sampled
     picked: list[int] = []
     used: set[int] = set()
     tries = 0
     while len(picked) < num_sampled:
         # Draw as many as are still missing at once; the loop below consumes them one by one in order.
-        for value in draw(stream.take(2 * (num_sampled - len(picked))), range_max).tolist():
+        for value in draw(stream, num_sampled - len(picked), range_max, weights).tolist():
             tries += 1
             if value not in used:
                 used.add(value)
@@ -170,9 +199,23 @@ def _compute_sampler(ctx, op, inputs):
     _check_true_classes(op, true_classes, range_max)
     draw, probability = _SAMPLERS[op.type]
     reserved = _generator(ctx, op).reserve(-(-SAMPLES_PER_CANDIDATE * num_sampled // _WORDS_PER_BLOCK))
-    sampled, tries = _sample(_WordStream(reserved), draw, range_max, num_sampled, unique)
-    return [sampled, _expected_counts(probability(true_classes.astype(np.int64), range_max), num_sampled, tries),
-            _expected_counts(probability(sampled, range_max), num_sampled, tries)]
+    weights = _unigram_weights(ctx, op) if op.type == "LearnedUnigramCandidateSampler" else None
+    sampled, tries = _sample(_WordStream(reserved), draw, range_max, num_sampled, unique, weights)
+    true_classes = true_classes.astype(np.int64)
+    result = [sampled, _expected_counts(probability(true_classes, range_max, weights), num_sampled, tries),
+              _expected_counts(probability(sampled, range_max, weights), num_sampled, tries)]
+    if weights is not None:  # the learned distribution counts this batch's true classes afterwards (Update)
+        np.add.at(weights, true_classes.reshape(-1), 1)
+    return result
+
+
+def _unigram_weights(ctx, op) -> np.ndarray:
+    """The learned unigram counts of this op in this session: all 1 at first (WeightedPicker::SetAllWeights)."""
+    key = op._name + ":unigram_weights"
+    weights = ctx.op_state.get(key)
+    if weights is None:
+        weights = ctx.op_state[key] = np.ones(op._attrs["range_max"], np.int64)
+    return weights
 
 
 for _type in _SAMPLERS:
@@ -204,6 +247,14 @@ def log_uniform_candidate_sampler(true_classes, num_true: int, num_sampled: int,
     """``num_sampled`` classes from the Zipfian P(c) = log((c+2)/(c+1)) / log(range_max+1)
     (``LogUniformCandidateSampler``)."""
     return _sampler("LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
+                    name)
+
+
+def learned_unigram_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                      seed=None, name: str | None = None) -> CandidateSamplerOutput:
+    """Classes drawn by their counts among the true classes seen so far, plus one each
+    (``LearnedUnigramCandidateSampler``; the counts live in the session)."""
+    return _sampler("LearnedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
                     name)
 
 

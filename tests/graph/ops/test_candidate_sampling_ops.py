@@ -46,6 +46,27 @@ def test_samples_and_expected_counts_equal_tensorflow_run_after_run(tf1, graph_s
 
 
 @pytest.mark.tf
+def test_learned_unigram_samples_follow_the_counts_of_the_true_classes_fed_so_far(tf1):
+    def build(tf):
+        classes = tf.placeholder(tf.int64, [None, 2], name="classes")
+        outputs = [list(tf.nn.learned_unigram_candidate_sampler(classes, 2, num, unique, range_max, seed=seed))
+                   for seed in (1, 7) for unique in (True, False) for num, range_max in ((5, 8), (6, 16))]
+        return classes, outputs
+
+    (ours, (classes, outputs)), (theirs, (t_classes, t_outputs)) = assert_same_graph(tf1, build)
+    sess = session.Session(graph=ours)
+    rng = np.random.RandomState(0)
+    with tf1.Session(graph=theirs) as tsess:
+        for _ in range(4):  # the counts grow run by run: the draws follow them
+            batch = rng.randint(0, 3, size=(3, 2))
+            mine, real = sess.run(outputs, {classes: batch}), tsess.run(t_outputs, {t_classes: batch})
+            for (sampled, true_count, sampled_count), (t_sampled, t_true, t_sampled_count) in zip(mine, real):
+                np.testing.assert_array_equal(sampled, t_sampled)
+                np.testing.assert_allclose(true_count, t_true, rtol=2e-7)
+                np.testing.assert_allclose(sampled_count, t_sampled_count, rtol=2e-7)
+
+
+@pytest.mark.tf
 def test_accidental_hits_match_tensorflow(tf1):
     sampled = np.array([3, 2, 9, 1, 2, 19], np.int64)  # 2 appears twice: its last position counts
 
