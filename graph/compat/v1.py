@@ -175,6 +175,7 @@ _NAMESPACES = {
     "random": ("graph.ops.random_ops", {
         "log_uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:log_uniform_candidate_sampler",
         "uniform_candidate_sampler": "graph.ops.candidate_sampling_ops:uniform_candidate_sampler",
+        "learned_unigram_candidate_sampler": "graph.ops.candidate_sampling_ops:learned_unigram_candidate_sampler",
         "normal": "graph.ops.random_ops:random_normal",
         "truncated_normal": "graph.ops.random_ops:truncated_normal",
         "uniform": "graph.ops.random_ops:random_uniform",
