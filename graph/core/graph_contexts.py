@@ -77,7 +77,7 @@ class NameScopeContext:
 class ControlDependenciesContext:
     """The context of `Graph.control_dependencies` (a class, not a generator: every Variable opens one)."""
 
-    __slots__ = ("_graph", "_control_inputs", "_saved", "_controller")
+    __slots__ = ("_graph", "_control_inputs", "_saved", "_saved_context", "_controller")
 
     def __init__(self, graph, control_inputs):
         self._graph = graph
@@ -89,6 +89,10 @@ class ControlDependenciesContext:
             self._saved = graph._control_dependencies_stack
             self._controller = None
             graph._control_dependencies_stack = []
+            # and, as TF's controller does, no cond context: ops built here (a Variable in a branch) do not
+            # wait on the branch's pivot
+            self._saved_context = graph._control_flow_context
+            graph._control_flow_context = None
             return
         self._controller = ControlDependenciesController(graph._control_inputs_of(self._control_inputs))
         graph._control_dependencies_stack.append(self._controller)
@@ -96,6 +100,7 @@ class ControlDependenciesContext:
     def __exit__(self, *exc_info) -> None:
         if self._controller is None:
             self._graph._control_dependencies_stack = self._saved
+            self._graph._control_flow_context = self._saved_context
         else:
             self._graph._control_dependencies_stack.remove(self._controller)
 

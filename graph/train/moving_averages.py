@@ -13,8 +13,6 @@ kept as ``<shadow>/biased`` over a ``<shadow>/local_step`` count and divided by 
 
 from __future__ import annotations
 
-import contextlib
-
 from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor, convert_to_tensor, name_scope
@@ -29,17 +27,9 @@ _FLOAT_TYPES = (dtypes_lib.bfloat16, dtypes_lib.float16, dtypes_lib.float32, dty
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
 
-@contextlib.contextmanager
 def _init_scope():
     """Graph-mode ``tf.init_scope``: outside any cond context and control dependencies, same name scope."""
-    graph = graph_lib.get_default_graph()
-    saved_context = graph._control_flow_context
-    graph._control_flow_context = None
-    try:
-        with graph.control_dependencies(None):
-            yield
-    finally:
-        graph._control_flow_context = saved_context
+    return graph_lib.get_default_graph().control_dependencies(None)
 
 
 def _zero_debias(unbiased_var, value, decay) -> Tensor:

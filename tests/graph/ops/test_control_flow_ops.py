@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 
+import graph.compat.v1 as ours_tf
 from graph.ops import control_flow_ops
 from graph.base import dtypes
 from graph.ops import constant_ops as ops
 from graph.runtime import session
 from graph.ops import state_ops
 from graph.core import graph as graph_lib
-from tests.graph.graph_oracle import assert_same_graph
+from tests.graph.graph_oracle import assert_same_graph, assert_same_graph_v1
 
 
 def test_cond_values(g):
@@ -118,3 +119,25 @@ def test_cond_graph_matches_tensorflow(tf1):
         np.testing.assert_equal(a, b)
     classes = [(op.name, op.get_attr("_class")) for op in theirs.get_operations() if "_class" in op.node_def.attr]
     assert [(op.name, op.attrs["_class"]) for op in ours.get_operations() if "_class" in op.attrs] == classes
+
+
+@pytest.mark.tf
+def test_variable_built_in_a_branch_lives_outside_the_cond_as_in_tensorflow(tf1):
+    # control_dependencies(None) (a Variable's init_scope) leaves the cond context too: the variable and its
+    # initial value do not wait on the branch's pivot, so its initializer runs whatever the predicate.
+    def build(tf):
+        p = tf.placeholder(tf.bool, [], name="p")
+        with tf.control_dependencies([tf.no_op(name="before")]):
+            result = tf.cond(p, lambda: tf.Variable(2.0, name="v") + 1.0, lambda: tf.constant(0.0))
+        return p, result
+
+    (ours, (our_p, mine)), (theirs, (their_p, real)) = assert_same_graph_v1(tf1, build)
+    assert ours.get_operation_by_name("cond/v").control_inputs == []
+    with tf1.Session(graph=theirs) as sess:
+        sess.run(tf1.global_variables_initializer())
+        expected = [sess.run(real, {their_p: value}) for value in (True, False)]
+    with ours.as_default():
+        init = ours_tf.global_variables_initializer()
+    sess = session.Session(graph=ours)
+    sess.run(init)
+    assert [sess.run(mine, {our_p: value}) for value in (True, False)] == expected == [3.0, 0.0]
