@@ -162,9 +162,15 @@ def _compute_max_pool_grad(ctx, op, inputs):
     height, width = image.shape[1], image.shape[2]
     padded_shape = _padded(image[:1, :, :, :1], rows, cols, ksize, strides).shape
     total = np.zeros((image.shape[0],) + padded_shape[1:3] + (image.shape[3],), dtype=grad.dtype)
+    # Each input in one window at most, and a finite grad (0 * inf would be NaN where TF writes 0).
+    disjoint = strides[0] >= ksize[0] and strides[1] >= ksize[1] and bool(np.isfinite(grad).all())
     for i in range(ksize[0]):
         for j in range(ksize[1]):
-            total[_tap_slices(rows, cols, strides, i, j)] += np.where(argmax == i * ksize[1] + j, grad, 0)
+            target = total[_tap_slices(rows, cols, strides, i, j)]
+            if disjoint:  # written once: store the masked gradient straight into its strided slab
+                np.multiply(argmax == i * ksize[1] + j, grad, out=target)
+            else:
+                target += np.where(argmax == i * ksize[1] + j, grad, 0)
     total = total[:, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width]
     return conv_util.from_nhwc(np.ascontiguousarray(total), data_format)
 

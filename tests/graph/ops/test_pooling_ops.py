@@ -215,3 +215,14 @@ def test_pooling_spellings_match_tensorflow_values(tf1):
     values = [IMAGES, RNG.randn(2, 11, 4).astype(np.float32)]
     for mine, reference in zip(_fetch(ours_tf, build, values), _fetch(tf1, build, values)):
         np.testing.assert_allclose(mine, reference, rtol=1e-6)
+
+
+def test_max_pool_grad_sends_an_infinite_gradient_only_to_the_maximum():
+    image = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    with graph_lib.Graph().as_default():
+        x = ours_tf.constant(image)
+        grad = pooling_ops.max_pool_grad(x, ours_tf.nn.max_pool(x, 2, 2, "VALID"),
+                                         ours_tf.constant(np.full((1, 2, 2, 1), np.inf, np.float32)),
+                                         [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        out = ours_tf.Session().run(grad)[0, :, :, 0]
+    np.testing.assert_array_equal(out, [[0, 0, 0, 0], [0, np.inf, 0, np.inf], [0, 0, 0, 0], [0, np.inf, 0, np.inf]])
