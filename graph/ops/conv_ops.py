@@ -22,7 +22,7 @@ from graph.ops import constant_ops as ops
 from graph.ops import conv_util
 from graph.ops.conv_util import format_bytes, node
 
-__all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d"]
+__all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d", "convolution"]
 
 _CONV_DEFAULTS = {"use_cudnn_on_gpu": True, "explicit_paddings": [], "data_format": b"NHWC",
                   "dilations": [1, 1, 1, 1]}
@@ -323,3 +323,46 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
         result = conv2d_op(value, filters, strides, padding, explicit, data_format, dilations,
                            True if use_cudnn_on_gpu is None else use_cudnn_on_gpu, scope)
         return array_ops.squeeze(result, [spatial_start])
+
+
+def convolution(input, filter=None, padding=None, strides=None, dilation_rate=None, name: str | None = None,
+                data_format=None, filters=None, dilations=None) -> Tensor:
+    """N-D convolution for N = 1, 2 (TF's convolution_internal): Conv2D or conv1d in scope ``convolution``.
+
+    A dilation rate above 1 is built by TF through SpaceToBatchND, and 3-D convolution is Conv3D:
+    this emulator has neither (NotImplementedError).
+    """
+    filter = filters if filter is None else filter
+    dilation_rate = dilations if dilation_rate is None else dilation_rate
+    if not isinstance(filter, Tensor):
+        with name_scope("convolution_internal", None, [filter, input]):
+            filter = convert_to_tensor(filter, name="filters")
+    if not isinstance(input, Tensor):
+        with name_scope("convolution_internal", None, [filter, input]):
+            input = convert_to_tensor(input, name="input")
+    filters_rank, inputs_rank = filter.shape.ndims, input.shape.ndims
+    if filters_rank:
+        spatial = filters_rank - 2
+    elif inputs_rank:
+        spatial = inputs_rank - 2
+    else:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or `filters.shape.rank` "
+                         f"must be known. Received: input.shape={input.shape} of rank {inputs_rank} and "
+                         f"filters.shape={filter.shape} of rank {filters_rank}")
+    if spatial not in (1, 2, 3):
+        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: num_spatial_dims={spatial}.")
+    batch_dims = inputs_rank - spatial - 1 if inputs_rank else 1
+    channel = batch_dims + spatial if data_format is None or not str(data_format).startswith("NC") else batch_dims
+    dilated = dilation_rate is not None and any(
+        v != 1 for v in get_sequence(dilation_rate, spatial, channel, "dilations"))
+    dilations = get_sequence(dilation_rate, spatial, channel, "dilations")
+    strides = get_sequence(strides, spatial, channel, "strides")
+    with name_scope(name, None if name else "convolution", [input, filter]) as scope:
+        if dilated:
+            raise NotImplementedError(f"convolution with dilation rate {list(dilation_rate)}: TensorFlow builds it "
+                                      "through SpaceToBatchND/BatchToSpaceND, which this emulator does not have yet")
+        if spatial == 3:
+            raise NotImplementedError("3-D convolution (Conv3D) is not emulated")
+        if spatial == 1:
+            return conv1d(input, filter, strides, padding, data_format=data_format, dilations=dilations, name=scope)
+        return conv2d_op(input, filter, strides, padding, (), data_format or "NHWC", dilations, True, scope)

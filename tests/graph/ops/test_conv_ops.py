@@ -54,6 +54,8 @@ CASES = {
                         [RNG.randn(2, 3, 3, 4).astype(np.float32), FILTER]),
     "conv1d_valid": (lambda tf, x, w: tf.nn.conv1d(x, w, 2, "VALID"), [SIGNALS, FILTER_1D]),
     "conv1d_same": (lambda tf, x, w: tf.nn.conv1d(x, w, 1, "SAME"), [SIGNALS, FILTER_1D]),
+    "convolution_2d": (lambda tf, x, w: tf.nn.convolution(x, w, "SAME", strides=[2, 1]), [IMAGES, FILTER]),
+    "convolution_1d": (lambda tf, x, w: tf.nn.convolution(x, w, "VALID", strides=[2]), [SIGNALS, FILTER_1D]),
     "depthwise_same_stride2": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
                                [IMAGES, DEPTHWISE]),
     "depthwise_valid": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID"), [IMAGES, DEPTHWISE]),
@@ -128,6 +130,10 @@ def test_graph_matches_tensorflow(tf1):
         tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME")
         tf.nn.depthwise_conv2d_native(x, dw, [1, 2, 2, 1], "VALID")
         tf.nn.separable_conv2d(x, dw, tf.placeholder(tf.float32, [1, 1, 6, 5], name="pw"), [1, 1, 1, 1], "VALID")
+        tf.nn.convolution(x, w, "SAME")
+        tf.nn.convolution(x, w, "VALID", strides=2, dilation_rate=[1, 1], name="conv", data_format="NHWC")
+        tf.nn.convolution(tf.placeholder(tf.float32, [None, 10, 3]), tf.ones([3, 3, 2]), "SAME", dilations=1)
+        tf.nn.convolution(np.ones((1, 5, 5, 3), np.float32), np.ones((2, 2, 3, 1), np.float32), "SAME")
     assert_same_graph_v1(tf1, build)
 
 
