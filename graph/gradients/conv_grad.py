@@ -13,7 +13,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.gradients.registry import RegisterGradient
 from graph.ops import array_fill_ops, array_grad_ops, array_ops
 from graph.ops import constant_ops
-from graph.ops import conv_ops, depthwise_conv_ops, lrn_ops, pooling_ops
+from graph.ops import conv_ops, depthwise_conv_ops, lrn_ops, pooling_ops, space_to_batch_ops
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
 
@@ -132,3 +132,14 @@ def _avg_pool_grad_grad(op, grad):
 def _lrn_grad(op, grad):
     return [lrn_ops.lrn_grad(grad, op.inputs[0], op.outputs[0], op.get_attr("depth_radius"), op.get_attr("bias"),
                              op.get_attr("alpha"), op.get_attr("beta"))]
+
+
+# ----------------------------------------------------------------- SpaceToBatchND, BatchToSpaceND (dilated convs)
+@RegisterGradient("SpaceToBatchND")
+def _space_to_batch_grad(op, grad):
+    return [space_to_batch_ops.batch_to_space_nd(grad, op.inputs[1], op.inputs[2]), None, None]
+
+
+@RegisterGradient("BatchToSpaceND")
+def _batch_to_space_grad(op, grad):
+    return [space_to_batch_ops.space_to_batch_nd(grad, op.inputs[1], op.inputs[2]), None, None]

@@ -16,7 +16,7 @@ KERNEL_FAMILIES = (
     "array_fill_ops", "pad_ops", "linalg_ops", "math_ops", "reduction_ops", "state_ops", "scatter_ops",
     "matrix_diag_ops", "linalg_solve_ops",
     "random_ops", "nn_ops", "nn_activation_ops", "nn_batchnorm_ops", "nn_xent_ops", "training_ops", "array_grad_ops",
-    "math_grad_ops", "nn_grad_ops", "conv_ops", "depthwise_conv_ops", "pooling_ops", "lrn_ops",
+    "math_grad_ops", "nn_grad_ops", "conv_ops", "depthwise_conv_ops", "pooling_ops", "lrn_ops", "space_to_batch_ops",
     "summary_ops", "summary_image_ops",
     "data_flow_ops", "top_k_ops", "candidate_sampling_ops", "sparse_ops", "segment_ops",
     "tensor_array_ops", "control_flow_frame_ops",

@@ -5,7 +5,7 @@ Each input channel ``c`` is convolved with its own ``multiplier`` filters; outpu
 window view of graph.ops.conv_util and do one batched matmul per channel (``np.matmul`` over a
 leading channel axis), so no Python loop runs over pixels or channels.  The builders create
 the ops TF's nn_impl creates (``depthwise/Shape``, ``depthwise/dilation_rate``, then the op); a
-dilation rate above 1 is built by TF through SpaceToBatchND, which this emulator lacks.
+dilation rate above 1 runs on SpaceToBatchND phases (graph.ops.space_to_batch_ops), as in TF.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from graph.ops import array_ops
 from graph.ops import constant_ops as ops
 from graph.ops import conv_ops
 from graph.ops import conv_util
+from graph.ops import space_to_batch_ops
 from graph.ops.conv_util import format_bytes, node
 
 __all__ = ["depthwise_conv2d", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_input",
@@ -202,24 +203,20 @@ depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input  # TF e
 depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
 
 
-def _unit_rate(rate, filter) -> None:
-    """TF's with_space_to_batch prologue: the filter's Shape and the ``dilation_rate`` Const; rate must be 1."""
-    array_ops.shape(filter)
-    dilation_rate = ops.constant(list(rate), dtype=dtypes_lib.int32, name="dilation_rate")
-    if any(int(r) != 1 for r in np.asarray(ops.constant_value(dilation_rate)).ravel()):
-        raise NotImplementedError(f"depthwise convolution with dilation rate {list(rate)}: TensorFlow builds it "
-                                  "through SpaceToBatchND/BatchToSpaceND, which this emulator does not have yet")
-
-
 def depthwise_conv2d(input, filter, strides, padding, rate=None, name: str | None = None, data_format=None,
                      dilations=None) -> Tensor:
-    """Depthwise 2-D convolution (``DepthwiseConv2dNative`` in scope ``depthwise``)."""
+    """Depthwise 2-D convolution (``DepthwiseConv2dNative`` in scope ``depthwise``; SpaceToBatchND around it
+    for a dilation rate above 1, as TF builds it)."""
     rate = dilations if rate is None else rate
     with name_scope(name, "depthwise", [input, filter]) as scope:
         input = convert_to_tensor(input, name="tensor_in")
         filter = convert_to_tensor(filter, name="filter_in")
-        _unit_rate([1, 1] if rate is None else rate, filter)
-        return depthwise_conv2d_native(input, filter, strides, padding, data_format or "NHWC", name=scope)
+
+        def op(converted, op_padding):
+            return depthwise_conv2d_native(converted, filter, strides, op_padding, data_format or "NHWC", name=scope)
+
+        return space_to_batch_ops.with_space_to_batch(input, array_ops.shape(filter), [1, 1] if rate is None else rate,
+                                                      padding, op, data_format)
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, rate=None,
@@ -234,8 +231,12 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
         if not (pointwise_shape.dims[0].is_compatible_with(1) and pointwise_shape.dims[1].is_compatible_with(1)):
             raise ValueError(f"Dimensions {pointwise_shape.dims[0]} and {pointwise_shape.dims[1]} are not compatible "
                              "with 1: the pointwise filter must be [1, 1, in, out]")
-        _unit_rate([1, 1] if rate is None else rate, depthwise_filter)
-        depthwise = depthwise_conv2d_native(input, depthwise_filter, strides, padding, data_format or "NHWC",
-                                            name="depthwise")
+
+        def op(converted, op_padding):
+            return depthwise_conv2d_native(converted, depthwise_filter, strides, op_padding, data_format or "NHWC",
+                                           name="depthwise")
+
+        depthwise = space_to_batch_ops.with_space_to_batch(
+            input, array_ops.shape(depthwise_filter), [1, 1] if rate is None else rate, padding, op, data_format)
         return conv_ops.conv2d_op(depthwise, pointwise_filter, [1, 1, 1, 1], "VALID", (), data_format or "NHWC",
                                   name=scope)

@@ -59,6 +59,12 @@ CASES = {
     "depthwise_same_stride2": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
                                [IMAGES, DEPTHWISE]),
     "depthwise_valid": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID"), [IMAGES, DEPTHWISE]),
+    "depthwise_rate2_same": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", rate=[2, 2]),
+                             [IMAGES, DEPTHWISE]),
+    "depthwise_rate_3_2_valid": (
+        lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID", dilations=[3, 2]), [IMAGES, DEPTHWISE]),
+    "separable_rate2": (lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME", rate=2 * [2]),
+                        [IMAGES, DEPTHWISE, POINTWISE]),
     "depthwise_backprop_input": (
         lambda tf, w, dy: tf.nn.depthwise_conv2d_native_backprop_input([2, 9, 8, 3], w, dy, [1, 2, 2, 1], "SAME"),
         [DEPTHWISE, RNG.randn(2, 5, 4, 6).astype(np.float32)]),
@@ -129,7 +135,10 @@ def test_graph_matches_tensorflow(tf1):
         dw = tf.placeholder(tf.float32, [3, 3, 3, 2], name="dw")
         tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME")
         tf.nn.depthwise_conv2d_native(x, dw, [1, 2, 2, 1], "VALID")
+        tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME", rate=[2, 2])
+        tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "VALID", rate=[3, 2])
         tf.nn.separable_conv2d(x, dw, tf.placeholder(tf.float32, [1, 1, 6, 5], name="pw"), [1, 1, 1, 1], "VALID")
+        tf.nn.separable_conv2d(x, dw, tf.ones([1, 1, 6, 5]), [1, 1, 1, 1], "SAME", rate=[2, 2])
         tf.nn.convolution(x, w, "SAME")
         tf.nn.convolution(x, w, "VALID", strides=2, dilation_rate=[1, 1], name="conv", data_format="NHWC")
         tf.nn.convolution(tf.placeholder(tf.float32, [None, 10, 3]), tf.ones([3, 3, 2]), "SAME", dilations=1)
@@ -198,10 +207,10 @@ def test_window_geometry_follows_tensorflow():
     assert conv_util.window_geometry(8, 3, 3, 1, b"EXPLICIT", (2, 1)) == conv_util.Window(3, 2, 1)
 
 
-def test_depthwise_with_a_dilation_rate_says_what_is_missing():
+def test_depthwise_with_a_dilation_rate_needs_known_spatial_sizes():
     with graph_lib.Graph().as_default():
-        x = ours_tf.placeholder(ours_tf.float32, [1, 8, 8, 3])
-        with pytest.raises(NotImplementedError, match="SpaceToBatchND"):
+        x = ours_tf.placeholder(ours_tf.float32, [1, None, 8, 3])
+        with pytest.raises(NotImplementedError, match="unknown spatial size"):
             ours_tf.nn.depthwise_conv2d(x, ours_tf.ones([3, 3, 3, 1]), [1, 1, 1, 1], "SAME", rate=[2, 2])
 
 
