@@ -20,9 +20,11 @@ from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import array_ops
 from graph.ops import constant_ops as ops
 from graph.ops import conv_util
+from graph.ops import space_to_batch_ops
 from graph.ops.conv_util import format_bytes, node
 
-__all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d", "convolution"]
+__all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d", "convolution",
+           "atrous_conv2d"]
 
 _CONV_DEFAULTS = {"use_cudnn_on_gpu": True, "explicit_paddings": [], "data_format": b"NHWC",
                   "dilations": [1, 1, 1, 1]}
@@ -327,10 +329,9 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
 
 def convolution(input, filter=None, padding=None, strides=None, dilation_rate=None, name: str | None = None,
                 data_format=None, filters=None, dilations=None) -> Tensor:
-    """N-D convolution for N = 1, 2 (TF's convolution_internal): Conv2D or conv1d in scope ``convolution``.
-
-    A dilation rate above 1 is built by TF through SpaceToBatchND, and 3-D convolution is Conv3D:
-    this emulator has neither (NotImplementedError).
+    """N-D convolution for N = 1, 2 (TF's convolution_internal): Conv2D or conv1d in scope ``convolution``;
+    dilated 2-D NHWC convolutions run on SpaceToBatchND phases as TF builds them.  3-D convolution
+    (Conv3D) and dilated 1-D or NCHW ones are refused (NotImplementedError).
     """
     filter = filters if filter is None else filter
     dilation_rate = dilations if dilation_rate is None else dilation_rate
@@ -359,10 +360,34 @@ def convolution(input, filter=None, padding=None, strides=None, dilation_rate=No
     strides = get_sequence(strides, spatial, channel, "strides")
     with name_scope(name, None if name else "convolution", [input, filter]) as scope:
         if dilated:
-            raise NotImplementedError(f"convolution with dilation rate {list(dilation_rate)}: TensorFlow builds it "
-                                      "through SpaceToBatchND/BatchToSpaceND, which this emulator does not have yet")
+            return _dilated(input, filter, padding, strides, dilations, data_format, spatial, channel, scope)
         if spatial == 3:
             raise NotImplementedError("3-D convolution (Conv3D) is not emulated")
         if spatial == 1:
             return conv1d(input, filter, strides, padding, data_format=data_format, dilations=dilations, name=scope)
         return conv2d_op(input, filter, strides, padding, (), data_format or "NHWC", dilations, True, scope)
+
+
+def _dilated(input, filter, padding, strides, dilations, data_format, spatial, channel, scope):
+    """TF's Convolution class for a dilation rate above 1: a VALID Conv2D between SpaceToBatchND and back."""
+    spatial_strides = strides[2:] if channel == 1 else strides[1:-1]
+    rate = dilations[2:] if channel == 1 else dilations[1:-1]
+    if any(s != 1 for s in spatial_strides):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                         f"strides={spatial_strides} and dilation_rate={rate}")
+    if spatial != 2:
+        raise NotImplementedError("a dilated 1-D convolution (TF reshapes it around SpaceToBatchND) is not emulated")
+    filter_shape = filter.shape
+    if not filter_shape.is_fully_defined():
+        raise NotImplementedError("a dilated convolution with a filter of unknown shape is not emulated")
+
+    def build(converted, op_padding):
+        return conv2d_op(converted, filter, [1, 1, 1, 1], op_padding, (), data_format or "NHWC", [1, 1, 1, 1], True,
+                         scope)
+
+    return space_to_batch_ops.with_space_to_batch(input, filter_shape.as_list(), rate, padding, build, data_format)
+
+
+def atrous_conv2d(value, filters, rate: int, padding: str, name: str | None = None) -> Tensor:
+    """Dilated ("atrous") 2-D convolution: tf.nn.convolution with ``dilation_rate=[rate, rate]``."""
+    return convolution(input=value, filter=filters, padding=padding, dilation_rate=[int(rate)] * 2, name=name)

@@ -131,7 +131,8 @@ def batch_to_space_nd(input, block_shape, crops, name: str | None = None) -> Ten
 def with_space_to_batch(input, filter_shape, dilation_rate, padding: str, build_op, data_format=None) -> Tensor:
     """``build_op(input, "VALID")`` run on the space-to-batch phases of ``input`` (NHWC, 2 spatial dims), as
     TF's with_space_to_batch builds it for a constant ``dilation_rate`` (a rate of 1 builds ``build_op``
-    with ``padding`` alone, after the ``dilation_rate`` Const, as TF does)."""
+    with ``padding`` alone, after the ``dilation_rate`` Const, as TF does).  ``filter_shape`` is a shape
+    tensor or a static shape (TF's Convolution passes the latter: a ``filter_shape`` Const for SAME)."""
     input = convert_to_tensor(input, name="input")
     rate = ops.constant(list(dilation_rate), dtype=dtypes_lib.int32, name="dilation_rate")
     const_rate = np.asarray(ops.constant_value(rate)).ravel()
@@ -141,8 +142,10 @@ def with_space_to_batch(input, filter_shape, dilation_rate, padding: str, build_
         return build_op(input, padding)
     if data_format is not None and str(data_format).startswith("NC"):
         raise NotImplementedError("a dilated convolution in NCHW: only NHWC goes through SpaceToBatchND here")
+    if padding == "SAME" and not isinstance(filter_shape, Tensor):  # TF converts a static filter shape here
+        filter_shape = ops.constant(list(filter_shape), dtype=dtypes_lib.int32, name="filter_shape")
     spatial = input.shape.as_list()[1:3] if input.shape.ndims is not None else [None, None]
-    const_filter = ops.constant_value(filter_shape)
+    const_filter = ops.constant_value(filter_shape) if isinstance(filter_shape, Tensor) else list(filter_shape)
     if None in spatial or const_filter is None:
         raise NotImplementedError("a dilated convolution of an input with unknown spatial size (or a filter of "
                                   "unknown shape): TF computes its paddings with a Shape subgraph this emulator "

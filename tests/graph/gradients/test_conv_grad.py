@@ -35,6 +35,7 @@ CASES = {
     "depthwise_backprop_filter": (
         lambda tf, x, dy: tf.nn.depthwise_conv2d_native_backprop_filter(x, [3, 2, 2, 2], dy, [1, 2, 2, 1], "SAME"),
         [IMAGE, RNG.randn(2, 3, 3, 4)]),
+    "atrous_same": (lambda tf, x, w: tf.nn.atrous_conv2d(x, w, 2, "SAME"), [IMAGE, FILTER]),
     "depthwise_rate2": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", rate=[2, 2]),
                         [IMAGE, DEPTHWISE]),
     "separable_rate_2_1": (lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "VALID", rate=[2, 1]),

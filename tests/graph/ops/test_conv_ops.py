@@ -56,6 +56,9 @@ CASES = {
     "conv1d_same": (lambda tf, x, w: tf.nn.conv1d(x, w, 1, "SAME"), [SIGNALS, FILTER_1D]),
     "convolution_2d": (lambda tf, x, w: tf.nn.convolution(x, w, "SAME", strides=[2, 1]), [IMAGES, FILTER]),
     "convolution_1d": (lambda tf, x, w: tf.nn.convolution(x, w, "VALID", strides=[2]), [SIGNALS, FILTER_1D]),
+    "convolution_dilated_same": (lambda tf, x, w: tf.nn.convolution(x, w, "SAME", dilation_rate=[2, 3]),
+                                 [IMAGES, FILTER]),
+    "atrous_valid": (lambda tf, x, w: tf.nn.atrous_conv2d(x, w, 2, "VALID"), [IMAGES, FILTER]),
     "depthwise_same_stride2": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
                                [IMAGES, DEPTHWISE]),
     "depthwise_valid": (lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID"), [IMAGES, DEPTHWISE]),
@@ -143,6 +146,9 @@ def test_graph_matches_tensorflow(tf1):
         tf.nn.convolution(x, w, "VALID", strides=2, dilation_rate=[1, 1], name="conv", data_format="NHWC")
         tf.nn.convolution(tf.placeholder(tf.float32, [None, 10, 3]), tf.ones([3, 3, 2]), "SAME", dilations=1)
         tf.nn.convolution(np.ones((1, 5, 5, 3), np.float32), np.ones((2, 2, 3, 1), np.float32), "SAME")
+        tf.nn.convolution(x, w, "SAME", dilation_rate=[2, 2])
+        tf.nn.atrous_conv2d(x, w, 2, "VALID")
+        tf.nn.atrous_conv2d(x, w, 3, "SAME", name="atrous")
     assert_same_graph_v1(tf1, build)
 
 
