@@ -36,7 +36,7 @@ _NOT_TOP_LEVEL = frozenset((
     # graph internals and emulator helpers
     "CondContext", "MergeDevice", "UserDeviceSpec", "apply_device_stack", "DeviceLike",
     "BaseSession", "CPU_MEMORY_LIMIT", "DeviceAttributes", "LOCAL_DEVICE_PREFIX",
-    "canonical_name", "check_valid", "is_device_spec", "merge_device", "device_listing", "format_device_listing",
+    "get_graph_from_inputs", "canonical_name", "check_valid", "is_device_spec", "merge_device", "device_listing", "format_device_listing",
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
     "with_dependencies", "switch", "ref_switch", "merge", "set_control_flow_context",

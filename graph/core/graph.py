@@ -21,7 +21,7 @@ __all__ = [
     "Graph", "Operation", "Tensor", "GraphKeys", "get_default_graph", "reset_default_graph",
     "convert_to_tensor", "register_tensor_conversion_function", "name_scope", "control_dependencies",
     "device", "colocate_with", "add_to_collection", "add_to_collections", "get_collection",
-    "get_collection_ref", "get_name_scope", "name_from_scope_name", "is_tensor",
+    "get_collection_ref", "get_name_scope", "name_from_scope_name", "is_tensor", "get_graph_from_inputs",
 ]
 
 
@@ -50,8 +50,8 @@ def reset_default_graph() -> None:
     default_session.clear_default_session_stack()
 
 
-def _graph_of(values) -> Graph:
-    """The graph of the first Tensor/Operation-like value, else the default graph."""
+def get_graph_from_inputs(values) -> Graph:
+    """The graph of the first Tensor/Operation-like value, else the default graph (TF's ops._get_graph_from_inputs)."""
     for value in values or ():
         graph = value._op._graph if type(value) is Tensor else getattr(value, "graph", None)
         if isinstance(graph, Graph):
@@ -69,7 +69,7 @@ class name_scope:  # noqa: N801 - TensorFlow's name; a class, not a generator: e
         self._values = values
 
     def __enter__(self) -> str:
-        graph = self._graph = _graph_of(self._values)
+        graph = self._graph = get_graph_from_inputs(self._values)
         default_graph_stack.stack.append(graph)
         scope = self._scope = NameScopeContext(graph, self._name)
         try:

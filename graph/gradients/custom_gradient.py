@@ -71,7 +71,7 @@ def custom_gradient(f: Callable) -> Callable:
             grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
             return [None] * count + grads
 
-        graph = graph_lib._graph_of(flat_result + args)
+        graph = graph_lib.get_graph_from_inputs(flat_result + args)
         with graph.gradient_override_map({"IdentityN": name}):
             all_tensors = array_ops.identity_n(flat_result + args)
         outputs = all_tensors[:count]

@@ -64,7 +64,7 @@ def concat(values, axis, name: str = "concat") -> Tensor:
         with name_scope(name) as scope:
             _int_tensor(axis, "concat_dim")
             return ops.identity(values[0], name=scope)
-    graph = graph_lib._graph_of(list(values))
+    graph = graph_lib.get_graph_from_inputs(list(values))
     with graph.as_default(), graph.name_scope(name or "ConcatV2") as scope:
         first = next((v for v in values if isinstance(v, Tensor)), None)
         dtype = first.dtype.base_dtype if first is not None else None
@@ -106,7 +106,7 @@ def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
     elif axis == 0 and any(not isinstance(v, Tensor) for v in values):
         # TF's stack tries convert_to_tensor(values) first: the autopacking conversion, Consts "<name>/<i>".
         return convert_to_tensor(values, name=name)
-    graph = graph_lib._graph_of(list(values))
+    graph = graph_lib.get_graph_from_inputs(list(values))
     with graph.as_default():
         first = next((v for v in values if isinstance(v, Tensor)), None)
         dtype = first.dtype.base_dtype if first is not None else None
@@ -254,7 +254,7 @@ kernels.register("SplitV", infer=_infer_split_v, compute=_compute_split_v)
 
 def split(value, num_or_size_splits, axis=0, num=None, name: str = "split") -> list:
     """Splits ``value`` along ``axis`` into equal parts (``Split``) or given sizes (``SplitV``)."""
-    graph = graph_lib._graph_of([value])
+    graph = graph_lib.get_graph_from_inputs([value])
     with graph.as_default(), graph.name_scope(name or "split") as scope:
         if isinstance(num_or_size_splits, (int, np.integer)):
             axis = _int_tensor(axis, "split_dim")

@@ -46,7 +46,7 @@ kernels.register("Fill", infer=_infer_fill, compute=_compute_fill, default_attrs
 
 def fill(dims, value, name: str | None = None) -> Tensor:
     """A ``Fill`` op: a tensor of shape ``dims`` filled with scalar ``value`` (inputs ``Fill/dims``, ``Fill/value``)."""
-    graph = graph_lib._graph_of([dims, value])
+    graph = graph_lib.get_graph_from_inputs([dims, value])
     with graph.as_default(), graph.name_scope(name or "Fill") as scope:
         dims = convert_to_tensor(dims, name="dims", preferred_dtype=dtypes_lib.int32)
         value = convert_to_tensor(value, name="value")

@@ -56,7 +56,7 @@ def gather(params, indices, validate_indices=None, name: str | None = None, axis
     """Gathers slices of ``params`` at ``indices`` along ``axis`` (``GatherV2``)."""
     if batch_dims:
         raise NotImplementedError("gather with batch_dims is not supported by this emulator.")
-    graph = graph_lib._graph_of([params, indices])
+    graph = graph_lib.get_graph_from_inputs([params, indices])
     with graph.as_default(), graph.name_scope(name or "GatherV2") as scope:
         params = convert_to_tensor(params, name="params")
         indices = _int_tensor(indices, "indices")
@@ -102,7 +102,7 @@ kernels.register("Slice", infer=_infer_slice, compute=_compute_slice)
 
 def slice(input_, begin, size, name: str | None = None) -> Tensor:
     """The ``size`` block of ``input_`` starting at ``begin`` (``Slice``; size -1 means to the end)."""
-    graph = graph_lib._graph_of([input_, begin, size])
+    graph = graph_lib.get_graph_from_inputs([input_, begin, size])
     with graph.as_default(), graph.name_scope(name or "Slice") as scope:
         input_ = convert_to_tensor(input_, name="input")
         begin = _int_tensor(begin, "begin")
@@ -191,13 +191,13 @@ kernels.register("SelectV2", infer=_infer_select_v2,
 def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
     """TF1 ``tf.where``: coordinates of true elements (``Where``), or elementwise choice (``Select``)."""
     if x is None and y is None:
-        graph = graph_lib._graph_of([condition])
+        graph = graph_lib.get_graph_from_inputs([condition])
         with graph.as_default(), graph.name_scope(name or "Where") as scope:
             condition = convert_to_tensor(condition, name="input", preferred_dtype=dtypes_lib.bool)
             return _apply("Where", graph, scope, [condition], {"T": condition.dtype.base_dtype})._outputs[0]
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
-    graph = graph_lib._graph_of([condition, x, y])
+    graph = graph_lib.get_graph_from_inputs([condition, x, y])
     with graph.as_default(), graph.name_scope(name or "Select") as scope:
         condition = convert_to_tensor(condition, name="condition")
         x = convert_to_tensor(x, name="t")
@@ -302,7 +302,7 @@ kernels.register("StridedSlice", infer=_infer_strided_slice, compute=_compute_st
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                   shrink_axis_mask=0, var=None, name: str | None = None) -> Tensor:
     """The ``StridedSlice`` op (numpy basic indexing with TF's masks)."""
-    graph = graph_lib._graph_of([input_])
+    graph = graph_lib.get_graph_from_inputs([input_])
     with graph.as_default(), graph.name_scope(name or "StridedSlice") as scope:
         input_ = convert_to_tensor(input_, name="input")
         begin = _int_tensor(begin, "begin")

@@ -40,7 +40,7 @@ def _apply_with_int_argument(op_type: str, tensor, tensor_name: str, argument, a
                              argument_attr: str, name: str | None) -> Tensor:
     """``op_type(tensor, argument)`` with ``argument`` an integer tensor (int32 unless it says otherwise) and the
     attrs ``T`` and ``argument_attr`` their dtypes, in scope ``name or op_type``: Reshape and Tile."""
-    graph = graph_lib._graph_of([tensor, argument])
+    graph = graph_lib.get_graph_from_inputs([tensor, argument])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         tensor = convert_to_tensor(tensor, name=tensor_name)
         argument = _int_tensor(argument, argument_name)
@@ -51,7 +51,7 @@ def _apply_with_int_argument(op_type: str, tensor, tensor_name: str, argument, a
 def _range(start, limit, delta, name: str = "Range") -> Tensor:
     """The raw ``Range`` op (kernel in math_ops) as TF's gen_math_ops._range builds it: Python inputs become
     ``Range/start``, ``Range/limit``, ``Range/delta``; the array family sits below math_ops' ``range``."""
-    graph = graph_lib._graph_of([start, limit, delta])
+    graph = graph_lib.get_graph_from_inputs([start, limit, delta])
     with graph.as_default(), graph.name_scope(name) as scope:
         start = _int_tensor(start, "start")
         limit = convert_to_tensor(limit, dtype=start.dtype.base_dtype, name="limit")
@@ -201,7 +201,7 @@ kernels.register("ReverseV2", infer=lambda op: [(op._inputs[0].dtype.base_dtype,
 
 def reverse(tensor, axis, name: str | None = None) -> Tensor:
     """``tensor`` with the dimensions in ``axis`` reversed (``ReverseV2``; TF's ``tf.reverse``)."""
-    graph = graph_lib._graph_of([tensor, axis])
+    graph = graph_lib.get_graph_from_inputs([tensor, axis])
     with graph.as_default(), graph.name_scope(name or "ReverseV2") as scope:
         tensor = convert_to_tensor(tensor, name="tensor")
         axis = convert_to_tensor(axis, name="axis")  # no preferred int32: an int64 array stays int64, as in TF
@@ -216,7 +216,7 @@ kernels.register("IdentityN", infer=lambda op: [(t.dtype.base_dtype, t.shape) fo
 
 def identity_n(input, name: str | None = None) -> list:
     """Each tensor of ``input`` passed through one ``IdentityN`` op (what tf.custom_gradient hooks onto)."""
-    graph = graph_lib._graph_of(list(input))
+    graph = graph_lib.get_graph_from_inputs(list(input))
     with graph.as_default(), graph.name_scope(name or "IdentityN") as scope:
         tensors = [convert_to_tensor(item, name=f"input_{index}") for index, item in enumerate(input)]
         return list(_apply("IdentityN", graph, scope, tensors, {"T": [t.dtype.base_dtype for t in tensors]})._outputs)
@@ -253,7 +253,7 @@ def expand_dims(input, axis=None, name: str | None = None, dim=None) -> Tensor:
     axis = dim if axis is None else axis
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or "ExpandDims") as scope:
         input = convert_to_tensor(input, name="input")
         axis = _int_tensor(axis, "dim")
@@ -297,7 +297,7 @@ def squeeze(input, axis=None, name: str | None = None, squeeze_dims=None) -> Ten
     axis = squeeze_dims if axis is None else axis
     if np.isscalar(axis):
         axis = [axis]
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or "Squeeze") as scope:
         input = convert_to_tensor(input, name="input")
         return _apply("Squeeze", graph, scope, [input],

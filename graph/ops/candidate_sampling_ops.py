@@ -227,7 +227,7 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
         if int(value) < 1:
             raise ValueError(f"Attr '{attr}' of '{op_type}' Op passed {value} less than minimum 1.")
     seed1, seed2 = random_seed.get_seed(seed)
-    graph = graph_lib._graph_of([true_classes])
+    graph = graph_lib.get_graph_from_inputs([true_classes])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         true_classes = convert_to_tensor(true_classes, dtype=dtypes_lib.int64, name="true_classes")
         attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique),
@@ -292,7 +292,7 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true: int, see
                             name: str | None = None) -> AccidentalHits:
     """(rows, sampled positions, -FLT_MAX weights) where a sampled candidate is one of a row's true classes."""
     seed1, seed2 = random_seed.get_seed(seed)
-    graph = graph_lib._graph_of([true_classes, sampled_candidates])
+    graph = graph_lib.get_graph_from_inputs([true_classes, sampled_candidates])
     with graph.as_default(), graph.name_scope(name or "ComputeAccidentalHits") as scope:
         true_classes = convert_to_tensor(true_classes, dtype=dtypes_lib.int64, name="true_classes")
         sampled_candidates = convert_to_tensor(sampled_candidates, dtype=dtypes_lib.int64, name="sampled_candidates")

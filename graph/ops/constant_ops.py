@@ -363,7 +363,7 @@ kernels.register("PlaceholderWithDefault", infer=_infer_placeholder,
 
 def placeholder_with_default(input, shape, name: str | None = None) -> Tensor:
     """A ``PlaceholderWithDefault``: ``input`` unless the output is fed (a value of ``shape``)."""
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or "PlaceholderWithDefault") as scope:
         value = convert_to_tensor(input, name="input")  # a Python default is a Const ``<name>/input``, as in TF
         shape = as_shape(shape)

@@ -98,7 +98,7 @@ kernels.register("ParallelDynamicStitch", infer=_infer_parallel_dynamic_stitch,
 
 def dynamic_partition(data, partitions, num_partitions: int, name: str | None = None) -> list[Tensor]:
     """``DynamicPartition``: the rows of ``data`` whose ``partitions`` entry is p, for p in range(num_partitions)."""
-    graph = graph_lib._graph_of([data, partitions])
+    graph = graph_lib.get_graph_from_inputs([data, partitions])
     with graph.as_default(), graph.name_scope(name or "DynamicPartition") as scope:
         data = convert_to_tensor(data, name="data")
         partitions = convert_to_tensor(partitions, dtype=dtypes_lib.int32, name="partitions")
@@ -111,7 +111,7 @@ def dynamic_partition(data, partitions, num_partitions: int, name: str | None = 
 
 def parallel_dynamic_stitch(indices: list, data: list, name: str | None = None) -> Tensor:
     """``ParallelDynamicStitch``: ``result[indices[i][j]] = data[i][j]``."""
-    graph = graph_lib._graph_of(list(indices) + list(data))
+    graph = graph_lib.get_graph_from_inputs(list(indices) + list(data))
     with graph.as_default(), graph.name_scope(name or "ParallelDynamicStitch") as scope:
         indices = [convert_to_tensor(t, dtype=dtypes_lib.int32, name="indices") for t in indices]
         data = [convert_to_tensor(t, name="data") for t in data]

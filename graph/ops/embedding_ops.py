@@ -108,7 +108,7 @@ def embedding_lookup(params, ids, partition_strategy: str = "mod", name: str | N
     """
     del validate_indices  # TF ignores it too
     params = _as_list(params)
-    graph = graph_lib._graph_of(params + [ids])
+    graph = graph_lib.get_graph_from_inputs(params + [ids])
     with graph.as_default(), graph_lib.name_scope(name, "embedding_lookup", params + [ids]) as name:
         count = len(params)
         params = convert_n_to_tensor_or_indexed_slices(params, name="params")
@@ -188,7 +188,7 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy: str 
         sp_ids.values.shape.assert_is_compatible_with(sp_weights.values.shape)
         sp_ids.indices.shape.assert_is_compatible_with(sp_weights.indices.shape)
         sp_ids.dense_shape.shape.assert_is_compatible_with(sp_weights.dense_shape.shape)
-    graph = graph_lib._graph_of(params + [sp_ids.values])
+    graph = graph_lib.get_graph_from_inputs(params + [sp_ids.values])
     with graph.as_default(), graph_lib.name_scope(name, "embedding_lookup_sparse", params + [sp_ids]) as name:
         segment_ids = sp_ids.indices[:, 0]
         return _lookup_and_combine(params, segment_ids, sp_weights, sp_ids.values, combiner, ignore_weights,

@@ -157,7 +157,7 @@ def qr(input, full_matrices: bool = False, name: str | None = None) -> tuple:
     Raises:
         TypeError: if ``input`` is not floating point or complex.
     """
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or "Qr") as scope:
         input = convert_to_tensor(input, name="input")
         dtype = input.dtype.base_dtype
@@ -206,7 +206,7 @@ kernels.register("DiagPart", infer=_infer_diag_part, compute=_compute_diag_part)
 
 def diag_part(input, name: str | None = None) -> Tensor:
     """The diagonal of a rank-2k tensor of shape ``[d1..dk, d1..dk]`` (``DiagPart``; TF1's ``tf.diag_part``)."""
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or "DiagPart") as scope:
         input = convert_to_tensor(input, name="input")
         return graph.create_op("DiagPart", [input], name=scope, attrs={"T": input.dtype.base_dtype})._outputs[0]
@@ -311,7 +311,7 @@ def matrix_diag_part(input, name: str = "diag_part", k=0, padding_value=0, align
     if align not in ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT"):
         raise ValueError(f"Value for attr 'align' of {align!r} is not in the list of allowed values: \"LEFT_RIGHT\", "
                          "\"RIGHT_LEFT\", \"LEFT_LEFT\", \"RIGHT_RIGHT\"")
-    graph = graph_lib._graph_of([input, k])
+    graph = graph_lib.get_graph_from_inputs([input, k])
     with graph.as_default(), graph.name_scope(name or "MatrixDiagPartV3") as scope:
         input = convert_to_tensor(input, name="input")
         if input.dtype.is_bool:  # as TF: a bool matrix pads with a bool

@@ -94,7 +94,7 @@ kernels.register("MatrixInverse", infer=_infer_same_square, compute=_compute_mat
 
 
 def _single_op(op_type: str, input, name, default_name: str, attrs=None) -> Tensor:
-    graph = graph_lib._graph_of([input])
+    graph = graph_lib.get_graph_from_inputs([input])
     with graph.as_default(), graph.name_scope(name or default_name) as scope:
         input = convert_to_tensor(input, name="input")
         _check_dtype(input)
@@ -230,7 +230,7 @@ kernels.register("MatrixTriangularSolve", infer=_infer_solve, compute=_compute_t
 
 
 def _solve_op(op_type: str, matrix, rhs, scope: str, attrs: dict) -> Tensor:
-    graph = graph_lib._graph_of([matrix, rhs])
+    graph = graph_lib.get_graph_from_inputs([matrix, rhs])
     with graph.as_default(), graph.name_scope(scope) as op_name:
         matrix = convert_to_tensor(matrix, name="matrix")
         _check_dtype(matrix, "matrix")

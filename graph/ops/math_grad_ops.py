@@ -39,7 +39,7 @@ def _gen_op(op_type: str, inputs: list[tuple], attrs, name: str | None, num_outp
 
     ``attrs`` is a function of the converted input tensors (TF's type attrs follow the inputs).
     """
-    graph = graph_lib._graph_of([value for value, _, _ in inputs])
+    graph = graph_lib.get_graph_from_inputs([value for value, _, _ in inputs])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         tensors = []
         for value, argument, dtype in inputs:
@@ -186,7 +186,7 @@ kernels.register("DynamicStitch", infer=_infer_dynamic_stitch, compute=_compute_
 
 def dynamic_stitch(indices: list, data: list, name: str | None = None) -> Tensor:
     """The ``DynamicStitch`` op: ``result[indices[i][j]] = data[i][j]``."""
-    graph = graph_lib._graph_of(list(indices) + list(data))
+    graph = graph_lib.get_graph_from_inputs(list(indices) + list(data))
     with graph.as_default(), graph.name_scope(name or "DynamicStitch") as scope:
         indices = [convert_to_tensor(t, dtype=dtypes_lib.int32, name="indices") for t in indices]
         data = [convert_to_tensor(t, name="data") for t in data]

@@ -16,7 +16,6 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph import errors
 from graph.base import kernels
-from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops.array_ops import broadcast_static_shape
@@ -165,7 +164,7 @@ def _mismatch(op_type, x, y):
 
 def _binary_op(op_type: str, x, y, name, extra_attrs=None) -> Tensor:
     """A generated binary op: scope ``name or op_type``; Python inputs become ``<scope>/x`` and ``<scope>/y``."""
-    graph = graph_lib._graph_of([x, y])
+    graph = graph_lib.get_graph_from_inputs([x, y])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         if not isinstance(x, Tensor) and isinstance(y, Tensor):
             x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
@@ -183,7 +182,7 @@ def _binary_op(op_type: str, x, y, name, extra_attrs=None) -> Tensor:
 
 
 def _unary_op(op_type: str, x, name) -> Tensor:
-    graph = graph_lib._graph_of([x])
+    graph = graph_lib.get_graph_from_inputs([x])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         x = convert_to_tensor(x, name="x")
         attrs = {} if op_type in _NO_T_ATTR else {"T": x.dtype.base_dtype}

@@ -70,7 +70,7 @@ kernels.register("Diag", infer=_infer_diag, compute=_compute_diag)
 
 def diag(diagonal, name: str | None = None) -> Tensor:
     """The rank-2k tensor with ``diagonal`` (rank k) on its diagonal and zeros elsewhere (``Diag``)."""
-    graph = graph_lib._graph_of([diagonal])
+    graph = graph_lib.get_graph_from_inputs([diagonal])
     with graph.as_default(), graph.name_scope(name or "Diag") as scope:
         diagonal = convert_to_tensor(diagonal, name="diagonal")
         return graph.create_op("Diag", [diagonal], name=scope, attrs={"T": diagonal.dtype.base_dtype})._outputs[0]
@@ -147,7 +147,7 @@ def matrix_diag(diagonal, name: str = "diag", k=0, num_rows=-1, num_cols=-1, pad
         ValueError: for an unknown ``align``.
     """
     _check_align(align)
-    graph = graph_lib._graph_of([diagonal, k])
+    graph = graph_lib.get_graph_from_inputs([diagonal, k])
     with graph.as_default(), graph.name_scope(name or "MatrixDiagV3") as scope:
         if getattr(diagonal, "dtype", None) == dtypes_lib.bool:  # as TF: a bool tensor pads with a bool
             padding_value = bool(padding_value)
@@ -201,7 +201,7 @@ def matrix_set_diag(input, diagonal, name: str = "set_diag", k=0, align: str = "
         ValueError: for an unknown ``align``.
     """
     _check_align(align)
-    graph = graph_lib._graph_of([input, diagonal, k])
+    graph = graph_lib.get_graph_from_inputs([input, diagonal, k])
     with graph.as_default(), graph.name_scope(name or "MatrixSetDiagV3") as scope:
         input = convert_to_tensor(input, name="input")
         diagonal = convert_to_tensor(diagonal, dtype=input.dtype.base_dtype, name="diagonal")
@@ -233,7 +233,7 @@ def matrix_band_part(input, num_lower, num_upper, name: str | None = None) -> Te
 
     A negative count keeps the whole triangle (``MatrixBandPart``).
     """
-    graph = graph_lib._graph_of([input, num_lower, num_upper])
+    graph = graph_lib.get_graph_from_inputs([input, num_lower, num_upper])
     with graph.as_default(), graph.name_scope(name or "MatrixBandPart") as scope:
         input = convert_to_tensor(input, name="input")
         num_lower = convert_to_tensor(num_lower, name="num_lower")

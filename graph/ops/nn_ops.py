@@ -62,7 +62,7 @@ for _type, _function in _ACTIVATIONS.items():
 
 
 def _unary(op_type, features, name):
-    graph = graph_lib._graph_of([features])
+    graph = graph_lib.get_graph_from_inputs([features])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         features = convert_to_tensor(features, name="features" if op_type not in ("Sigmoid", "Tanh") else "x")
         return graph.create_op(op_type, [features], name=scope, attrs={"T": features.dtype.base_dtype})._outputs[0]
@@ -164,7 +164,7 @@ def bias_add(value, bias, data_format=None, name: str | None = None) -> Tensor:
 
 def l2_loss(t, name: str | None = None) -> Tensor:
     """sum(t ** 2) / 2 (``L2Loss``)."""
-    graph = graph_lib._graph_of([t])
+    graph = graph_lib.get_graph_from_inputs([t])
     with graph.as_default(), graph.name_scope(name or "L2Loss") as scope:
         t = convert_to_tensor(t, name="t")
         return graph.create_op("L2Loss", [t], name=scope, attrs={"T": t.dtype.base_dtype})._outputs[0]

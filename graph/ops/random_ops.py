@@ -229,7 +229,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes_lib.float32, seed=
 
 def random_shuffle(value, seed=None, name: str | None = None) -> Tensor:
     """``value`` shuffled along its first dimension (``RandomShuffle``)."""
-    graph = graph_lib._graph_of([value])
+    graph = graph_lib.get_graph_from_inputs([value])
     with graph.as_default(), graph.name_scope(name or "RandomShuffle") as scope:
         value = convert_to_tensor(value, name="value")
         seed1, seed2 = _seeds(seed)

@@ -55,7 +55,7 @@ kernels.register("SegmentSum", infer=_infer_segment_sum, compute=_compute_segmen
 
 def segment_sum(data, segment_ids, name: str | None = None) -> Tensor:
     """``SegmentSum``: sums of the rows of ``data`` by (sorted) ``segment_ids``."""
-    graph = graph_lib._graph_of([data, segment_ids])
+    graph = graph_lib.get_graph_from_inputs([data, segment_ids])
     with graph.as_default(), graph.name_scope(name or "SegmentSum") as scope:
         data = convert_to_tensor(data, name="data")
         segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
@@ -109,7 +109,7 @@ for _type in _REDUCTIONS:
 
 
 def _sparse_segment(op_type, data, indices, segment_ids, name, sparse_gradient) -> Tensor:
-    graph = graph_lib._graph_of([data, indices, segment_ids])
+    graph = graph_lib.get_graph_from_inputs([data, indices, segment_ids])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         data = convert_to_tensor(data, name="data")
         indices = convert_to_tensor(indices, name="indices")
@@ -198,7 +198,7 @@ for _type in _REDUCTIONS:
 
 def sparse_segment_grad(op_type: str, grad, indices, segment_ids, dim0, name: str | None = None):
     """``<op_type>Grad`` (dense, [dim0, ...]) or ``<op_type>GradV2`` ((rows, sorted distinct indices))."""
-    graph = graph_lib._graph_of([grad, indices, segment_ids, dim0])
+    graph = graph_lib.get_graph_from_inputs([grad, indices, segment_ids, dim0])
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         grad = convert_to_tensor(grad, name="grad")
         indices = convert_to_tensor(indices, name="indices")

@@ -80,7 +80,7 @@ kernels.register("SparseToDense", infer=_infer_sparse_to_dense, compute=_compute
 def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices: bool = True,
                     name: str | None = None) -> Tensor:
     """A dense tensor of ``output_shape``: ``sparse_values`` at ``sparse_indices``, ``default_value`` elsewhere."""
-    graph = graph_lib._graph_of([sparse_indices, output_shape, sparse_values, default_value])
+    graph = graph_lib.get_graph_from_inputs([sparse_indices, output_shape, sparse_values, default_value])
     with graph.as_default(), graph.name_scope(name or "SparseToDense") as scope:
         sparse_indices = convert_to_tensor(sparse_indices, name="sparse_indices")
         output_shape = convert_to_tensor(output_shape, dtype=sparse_indices.dtype.base_dtype, name="output_shape")

@@ -72,7 +72,7 @@ kernels.register("TopKV2", infer=_infer_top_k, compute=_compute_top_k,
 
 def top_k(input, k=1, sorted: bool = True, index_type=dtypes_lib.int32, name: str | None = None):
     """The ``k`` largest entries of each row of ``input`` (last axis) and their indices (``TopKV2``)."""
-    graph = graph_lib._graph_of([input, k])
+    graph = graph_lib.get_graph_from_inputs([input, k])
     with graph.as_default(), graph.name_scope(name or "TopKV2") as scope:
         input = convert_to_tensor(input, name="input")
         k = convert_to_tensor(k, preferred_dtype=dtypes_lib.int32, name="k")
@@ -135,7 +135,7 @@ kernels.register("InTopKV2", infer=_infer_in_top_k, compute=_compute_in_top_k)
 
 def in_top_k(predictions, targets, k, name: str | None = None) -> Tensor:
     """Whether each ``targets[i]`` is among the ``k`` highest ``predictions[i]`` (``InTopKV2``)."""
-    graph = graph_lib._graph_of([predictions, targets, k])
+    graph = graph_lib.get_graph_from_inputs([predictions, targets, k])
     with graph.as_default(), graph.name_scope(name or "in_top_k"):
         with graph.name_scope(name or "InTopKV2") as scope:  # TF passes ``name`` to the op inside its scope
             predictions = convert_to_tensor(predictions, dtype=dtypes_lib.float32, name="predictions")
@@ -175,7 +175,7 @@ kernels.register("ScatterNd", infer=_infer_scatter_nd, compute=_compute_scatter_
 
 def scatter_nd(indices, updates, shape, name: str | None = None) -> Tensor:
     """``ScatterNd``: a zero tensor of ``shape`` with ``updates`` added at ``indices``."""
-    graph = graph_lib._graph_of([indices, updates, shape])
+    graph = graph_lib.get_graph_from_inputs([indices, updates, shape])
     with graph.as_default(), graph.name_scope(name or "ScatterNd") as scope:
         indices = convert_to_tensor(indices, name="indices")
         updates = convert_to_tensor(updates, name="updates")
@@ -217,7 +217,7 @@ def gather_nd(params, indices, name: str | None = None, batch_dims: int = 0) -> 
     """``GatherNd``: the slices of ``params`` at the index vectors in the last axis of ``indices``."""
     if batch_dims:
         raise NotImplementedError("gather_nd with batch_dims is not supported by this emulator.")
-    graph = graph_lib._graph_of([params, indices])
+    graph = graph_lib.get_graph_from_inputs([params, indices])
     with graph.as_default(), graph.name_scope(name or "GatherNd") as scope:
         params = convert_to_tensor(params, name="params")
         indices = convert_to_tensor(indices, name="indices")

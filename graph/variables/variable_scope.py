@@ -216,7 +216,7 @@ class variable_scope:  # noqa: N801  (TensorFlow's name)
             raise ValueError("The reuse parameter must be True or False or None.")
         if self._values is None:
             self._values = []
-        self._graph = graph_lib._graph_of(self._values)
+        self._graph = graph_lib.get_graph_from_inputs(self._values)
         self._cached_pure_variable_scope = None
         self._current_name_scope = None
         if not isinstance(auxiliary_name_scope, bool):
