@@ -7,17 +7,20 @@ modules on first access, so ``import saver.format.bundle_reader`` never drags in
 The layers, bottom to top (each imports only the ones below it; tests/test_layering.py holds the
 one declaration of this order and walks every import)::
 
-    base       dtypes, shapes, the kernel registry, the GC pause (and graph.errors: TF's error classes)
-    platform   the file-system layer: local paths and fsspec URLs, the one atomic write
-    proto      protobuf wire codec, text format, TensorFlow's framework messages, the NodeDef encoder
-    core       Tensor, Operation, Graph, default graph and session stacks, name scopes, devices, seeds
-    ops        op families, each with its builders and numpy kernels (importing one loads them all)
+    base       dtypes, shapes, the kernel registry, CRC-32C, the GC pause (and graph.errors: TF's error classes)
+    platform   the one file-system layer (local paths, fsspec URLs, the one atomic write); tf.gfile, tf.app,
+               tf.flags, tf.logging, tf.compat text helpers; TFRecord framing; PNG
+    proto      protobuf wire codec, text format, TensorFlow's framework and summary messages, the NodeDef encoder
+    core       Tensor, Operation, Graph, default graph and session stacks, name scopes, devices, seeds,
+               IndexedSlices, SparseTensor
+    ops        op families, each with its builders and numpy kernels (importing one loads every kernel family)
     variables  Variable, its collections and initializers, variable_scope, partitioning
     gradients  the gradient registry and tf.gradients; one module of gradient functions per op family
     train      optimizers and slots, schedules, moving averages, global step, device setter
-    runtime    config, execution plans, the executor, Session
-    io         GraphDef import
-    viz        pictures of graphs
+    runtime    config, execution plans, while-loop frames, the executor, Session
+    summary    tf.summary.FileWriter: TensorBoard event files
+    io         GraphDef import, control-flow contexts in MetaGraphDefs
+    viz        pictures of graphs (Graphviz DOT, our own SVG layout)
     compat     ``graph.compat.v1``: tensorflow.compat.v1's names over graph and saver (the top)
 """
 
