@@ -16,6 +16,7 @@ the builders, shape inference and the kernel plumbing.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from collections.abc import Callable
 
@@ -151,13 +152,6 @@ def _infer(op):
 
 
 # ----------------------------------------------------------------- kernel
-class _Values:
-    """The arrays one update reads and writes, by TF's input names, plus the op's bool attrs."""
-
-    def __init__(self, items: dict):
-        self.__dict__.update(items)
-
-
 def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
     values = []
     for index, ref in enumerate(inputs[:spec.refs]):
@@ -223,14 +217,15 @@ def _compute(ctx, op, inputs):
     grad = named[spec.grad_name]
     slots = spec.inputs[:spec.refs]
     if not spec.sparse:
-        values = _Values({**{name: named[name] for name in slots}, **scalars, "grad": grad, **flags})
+        scratch = ctx.op_state.setdefault(("training scratch", op, threading.get_ident()), [])
+        values = updates.UpdateValues({**{name: named[name] for name in slots}, **scalars, "grad": grad, **flags}, scratch)
         spec.update(values)
         results = [getattr(values, name) for name in slots]
     else:
         results = [named[name] for name in slots]
         for offset, index in enumerate(named["indices"]):
             row = slice(int(index), int(index) + 1)  # a view, also for 1-D variables
-            values = _Values({**{name: array[row] for name, array in zip(slots, results)}, **scalars,
+            values = updates.UpdateValues({**{name: array[row] for name, array in zip(slots, results)}, **scalars,
                               "grad": grad[offset:offset + 1], **flags})
             spec.update(values)
             for name, array in zip(slots, results):

@@ -14,9 +14,30 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gradient_descent", "proximal_gradient_descent", "momentum", "adam", "adagrad", "sparse_adagrad",
+__all__ = ["UpdateValues", "gradient_descent", "proximal_gradient_descent", "momentum", "adam", "adagrad", "sparse_adagrad",
            "adagrad_da", "proximal_adagrad", "rms_prop", "sparse_rms_prop", "centered_rms_prop",
            "sparse_centered_rms_prop", "adadelta", "ftrl"]
+
+
+class UpdateValues:
+    """The arrays one update reads and writes, by TF's input names, plus the op's bool attrs."""
+
+    def __init__(self, items: dict, scratch: list | None = None):
+        self.__dict__.update(items)
+        self._scratch = scratch
+
+    def buffer(self, index: int, like: np.ndarray) -> np.ndarray:
+        """Scratch array ``index`` shaped like ``like``, kept per op (and thread) across runs: a training step
+        then writes into pages it already has instead of faulting in a fresh temporary each time."""
+        cache = self._scratch
+        if cache is None:
+            return np.empty_like(like)
+        while len(cache) <= index:
+            cache.append(None)
+        buffer = cache[index]
+        if buffer is None or buffer.shape != like.shape or buffer.dtype != like.dtype:
+            buffer = cache[index] = np.empty_like(like)
+        return buffer
 
 
 def _one(s):
@@ -62,14 +83,14 @@ def adam(s) -> None:
     """
     one = _one(s)
     alpha = s.lr * np.sqrt(one - s.beta2_power) / (one - s.beta1_power)
-    step = np.subtract(s.grad, s.m, out=np.empty_like(s.m))  # an array also for scalar variables
+    step = np.subtract(s.grad, s.m, out=s.buffer(0, s.m))  # an array also for scalar variables
     step *= one - s.beta1
     s.m += step
     np.square(s.grad, out=step)
     step -= s.v
     step *= one - s.beta2
     s.v += step
-    denominator = np.sqrt(s.v)
+    denominator = np.sqrt(s.v, out=s.buffer(1, s.v))
     denominator += s.epsilon
     if s.use_nesterov:
         np.multiply(s.grad, one - s.beta1, out=step)
