@@ -287,7 +287,12 @@ class TensorShape:
         """The form TensorFlow's C++ errors print: ``[?,3]``, ``[]`` or ``<unknown>``."""
         if self._dims is None:
             return "<unknown>"
-        return "[" + ",".join(str(d) for d in self._dims) + "]"
+        return debug_string(self._dims)
+
+
+def debug_string(dims) -> str:
+    """Dimensions as TensorFlow's C++ messages print them (TensorShape::DebugString): ``[2,3]``."""
+    return "[" + ",".join(str(d) for d in dims) + "]"
 
 
 def as_shape(shape) -> TensorShape:

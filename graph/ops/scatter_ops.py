@@ -15,7 +15,7 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph import errors
 from graph.base import kernels
-from graph.base.shapes import TensorShape
+from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 
 __all__ = ["scatter_update", "scatter_add", "scatter_sub", "unique"]
@@ -24,11 +24,6 @@ _SCATTER_FUNCTIONS = {"ScatterUpdate": None, "ScatterAdd": np.add, "ScatterSub":
 
 
 # ----------------------------------------------------------------- Scatter*
-def _dims(shape) -> str:
-    """A shape as TF's TensorShape::DebugString writes it: [4,2]."""
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _infer_scatter(op):
     ref, indices, updates = op._inputs
     if updates.shape.ndims not in (None, 0) and ref.shape.ndims is not None and indices.shape.ndims is not None:
@@ -54,8 +49,8 @@ def _compute_scatter(ctx, op, inputs):
     if updates.ndim != 0 and updates.shape != indices.shape + params.shape[1:]:
         raise errors.InvalidArgumentError(
             None, op, f"Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
-            f"updates.shape {_dims(updates.shape)}, indices.shape {_dims(indices.shape)}, params.shape "
-            f"{_dims(params.shape)}")
+            f"updates.shape {debug_string(updates.shape)}, indices.shape {debug_string(indices.shape)}, params.shape "
+            f"{debug_string(params.shape)}")
     flat = indices.reshape(-1)
     bad = (flat < 0) | (flat >= params.shape[0])
     if bad.any():
@@ -131,7 +126,7 @@ def _infer_unique(op):
 def _compute_unique(ctx, op, inputs):
     x = np.asarray(inputs[0])
     if x.ndim != 1:
-        raise errors.InvalidArgumentError(None, op, f"unique expects a 1D vector. {_dims(x.shape)}")
+        raise errors.InvalidArgumentError(None, op, f"unique expects a 1D vector. {debug_string(x.shape)}")
     _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # sorted uniques -> order of first appearance
     position = np.empty_like(order)

@@ -20,7 +20,7 @@ import numpy as np
 from graph import errors
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
-from graph.base.shapes import TensorShape
+from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import GraphKeys, Tensor, convert_to_tensor
 from graph.ops.summary_ops import check_dtype, collect, serialized_summary, summary_op, summary_scope
 from graph.platform.png import encode_png
@@ -82,7 +82,7 @@ def _compute_image_summary(ctx, op, inputs):
     tag, tensor = np.asarray(inputs[0]), np.asarray(inputs[1])
     if tag.ndim != 0:
         raise errors.InvalidArgumentError(None, op, "Tags must be a scalar")
-    shape_text = "[" + ",".join(str(d) for d in tensor.shape) + "]"
+    shape_text = debug_string(tensor.shape)
     if tensor.ndim != 4 or tensor.shape[3] not in (1, 3, 4):
         raise errors.InvalidArgumentError(None, op, f"Tensor must be 4-D with last dim 1, 3, or 4, not {shape_text}")
     batch_size, height, width, depth = tensor.shape

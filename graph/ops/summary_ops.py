@@ -19,7 +19,7 @@ import numpy as np
 from graph import errors
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
-from graph.base.shapes import TensorShape
+from graph.base.shapes import TensorShape, debug_string
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor, convert_to_tensor, name_scope
 from graph.ops.summary_histogram import histogram_proto
@@ -93,11 +93,6 @@ def _infer_string_scalar(op):
     return [(dtypes_lib.string, TensorShape([]))]
 
 
-def _shape_text(value: np.ndarray) -> str:
-    """TensorShape::DebugString: ``[2,3]``."""
-    return "[" + ",".join(str(d) for d in value.shape) + "]"
-
-
 def _text(value) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
@@ -109,8 +104,8 @@ def _compute_scalar_summary(ctx, op, inputs):
     tags, values = np.asarray(inputs[0]), np.asarray(inputs[1])
     if tags.shape != values.shape:
         single = f" (tag '{_text(tags.reshape(-1)[0])}')" if tags.size == 1 else ""
-        raise errors.InvalidArgumentError(None, op, f"tags and values are not the same shape: {_shape_text(tags)} "
-                                          f"!= {_shape_text(values)}{single}")
+        raise errors.InvalidArgumentError(None, op, "tags and values are not the same shape: "
+                                          f"{debug_string(tags.shape)} != {debug_string(values.shape)}{single}")
     return serialized_summary([Summary.Value(tag=_text(tag), simple_value=float(value))
                                for tag, value in zip(tags.reshape(-1), values.reshape(-1))])
 

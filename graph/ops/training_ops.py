@@ -25,7 +25,7 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph import errors
 from graph.base import kernels
-from graph.base.shapes import TensorShape
+from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import Tensor, convert_to_tensor
 from graph.ops import training_updates as updates
 
@@ -165,38 +165,36 @@ def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
     return values
 
 
-def _dims(shape) -> str:
-    """A shape as TF's TensorShape::DebugString writes it: [2,1]."""
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _check_shapes(op, spec: _Spec, named: dict) -> None:
     var = named["var"]
     for name in spec.inputs[1:spec.refs]:
         if named[name].shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, op, f"var and {name} do not have the same shape{_dims(var.shape)} {_dims(named[name].shape)}")
+                None, op, f"var and {name} do not have the same shape{debug_string(var.shape)} "
+                f"{debug_string(named[name].shape)}")
     for name in spec.scalars:
         if np.ndim(named[name]) != 0:
-            raise errors.InvalidArgumentError(None, op, f"{name} is not a scalar: {_dims(np.shape(named[name]))}")
+            raise errors.InvalidArgumentError(None, op, f"{name} is not a scalar: {debug_string(np.shape(named[name]))}")
     grad = named[spec.grad_name]
     if not spec.sparse:
         if grad.shape != var.shape:
             raise errors.InvalidArgumentError(
-                None, op, f"var and {spec.grad_name} do not have the same shape{_dims(var.shape)} {_dims(grad.shape)}")
+                None, op, f"var and {spec.grad_name} do not have the same shape{debug_string(var.shape)} "
+                f"{debug_string(grad.shape)}")
         return
     indices = named["indices"]
     if var.ndim < 1:
         raise errors.InvalidArgumentError(None, op, "var must be at least 1 dimensional")
     if indices.ndim != 1:
-        raise errors.InvalidArgumentError(None, op, f"indices must be one-dimensional: {_dims(indices.shape)}")
+        raise errors.InvalidArgumentError(None, op, f"indices must be one-dimensional: {debug_string(indices.shape)}")
     if grad.shape[1:] != var.shape[1:] or grad.ndim != var.ndim:
         raise errors.InvalidArgumentError(
-            None, op, f"var and grad must match in dimension 1 and beyond: {_dims(var.shape)} {_dims(grad.shape)}")
+            None, op, f"var and grad must match in dimension 1 and beyond: {debug_string(var.shape)} "
+            f"{debug_string(grad.shape)}")
     if grad.shape[0] != indices.shape[0]:
         raise errors.InvalidArgumentError(
-            None, op, f"grad must be the same size as indices in the first dimension: {_dims(grad.shape)} "
-            f"{_dims(indices.shape)}")
+            None, op, f"grad must be the same size as indices in the first dimension: {debug_string(grad.shape)} "
+            f"{debug_string(indices.shape)}")
     for offset, index in enumerate(indices):
         if not 0 <= index < var.shape[0]:
             raise errors.InvalidArgumentError(None, op, f"Index {int(index)} at offset {offset} in indices is out "
