@@ -27,12 +27,13 @@ __all__ = [
 _QR_TYPES = (dtypes_lib.float64, dtypes_lib.float32, dtypes_lib.float16, dtypes_lib.complex64, dtypes_lib.complex128)
 
 
-def _node(op) -> str:
+def node(op) -> str:
     """The op at fault as build-time errors name it: ``'name' (Type)``."""
     return f"'{op.name}' ({op.type})"
 
 
-def _input_shapes(op) -> str:
+def input_shapes(op) -> str:
+    """The op's input shapes as TF's shape-function errors list them: ``[2,3], [?]``."""
     return ", ".join(t.shape.message_string() for t in op._inputs)
 
 
@@ -128,8 +129,8 @@ def _infer_qr(op):
     if x.shape.ndims is None:
         return [(dtype, TensorShape(None)), (dtype, TensorShape(None))]
     if x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     dims = x.shape.as_list()
     batch, rows, cols = dims[:-2], dims[-2], dims[-1]
     if op._attrs["full_matrices"]:
@@ -176,15 +177,15 @@ def _infer_diag_part(op):
         return [(dtype, TensorShape(None))]
     rank = x.shape.ndims
     if rank == 0 or rank % 2:
-        raise ValueError(f"Input must have even and non-zero rank, input rank is {rank} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Input must have even and non-zero rank, input rank is {rank} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     half = rank // 2
     dims = x.shape.as_list()
     out = []
     for a, b in zip(dims[:half], dims[half:]):
         if a is not None and b is not None and a != b:
-            raise ValueError(f"Dimensions must be equal, but are {a} and {b} for {_node(op)} with input shapes: "
-                             f"{_input_shapes(op)}.")
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b} for {node(op)} with input shapes: "
+                             f"{input_shapes(op)}.")
         out.append(a if a is not None else b)
     return [(dtype, TensorShape(out))]
 
@@ -213,19 +214,19 @@ def diag_part(input, name: str | None = None) -> Tensor:
 
 
 # ----------------------------------------------------------------- MatrixDiagPartV3, MatrixDiagPart
-def _diag_len(rows: int | None, cols: int | None, lower: int, upper: int) -> int | None:
+def max_diag_len(rows: int | None, cols: int | None, lower: int, upper: int) -> int | None:
     """TF's max_diag_len: the length of the longest diagonal in the band [lower, upper]."""
     if rows is None or cols is None:
         return None
     return min(rows + min(upper, 0), cols - max(lower, 0))
 
 
-def _band(k, op) -> tuple[int, int]:
+def diagonal_band(k, op) -> tuple[int, int]:
     """(lower, upper) diagonal indices from ``k`` (a scalar or a pair)."""
     values = np.asarray(k).reshape(-1).tolist()
     if not 1 <= len(values) <= 2:
         raise ValueError(f"diag_index must be a scalar or vector with at most 2 elements, got {len(values)} for "
-                         f"{_node(op)}.")
+                         f"{node(op)}.")
     return int(values[0]), int(values[-1])
 
 
@@ -233,13 +234,13 @@ def _infer_matrix_diag_part_v3(op):
     x, k_tensor = op._inputs[0], op._inputs[1]
     dtype = x.dtype.base_dtype
     if x.shape.ndims is not None and x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     k = constant_value(k_tensor)
     if k is None or x.shape.ndims is None:
         return [(dtype, TensorShape(None))]
-    lower, upper = _band(k, op)
-    detail = (f" for {_node(op)} with input shapes: {_input_shapes(op)} and with computed input tensors: "
+    lower, upper = diagonal_band(k, op)
+    detail = (f" for {node(op)} with input shapes: {input_shapes(op)} and with computed input tensors: "
               f"input[1] = <{' '.join(str(v) for v in np.asarray(k).reshape(-1).tolist())}>.")
     if lower > upper:
         raise ValueError("lower_diag_index is greater than upper_diag_index" + detail)
@@ -249,13 +250,13 @@ def _infer_matrix_diag_part_v3(op):
         if (rows and index <= -rows) or (cols and index >= cols):
             raise ValueError(f"{which}_diag_index is out of bound." + detail)
     band = [] if lower == upper else [upper - lower + 1]
-    return [(dtype, TensorShape(dims[:-2] + band + [_diag_len(rows, cols, lower, upper)]))]
+    return [(dtype, TensorShape(dims[:-2] + band + [max_diag_len(rows, cols, lower, upper)]))]
 
 
 def _diagonals(x: np.ndarray, lower: int, upper: int, padding, align: str) -> np.ndarray:
     """The diagonals ``upper`` down to ``lower`` of ``x``'s innermost matrices, padded as ``align`` says."""
     rows, cols = x.shape[-2:]
-    width = _diag_len(rows, cols, lower, upper)
+    width = max_diag_len(rows, cols, lower, upper)
     super_right, sub_right = (part == "RIGHT" for part in align.split("_"))
     out = np.full(x.shape[:-2] + (upper - lower + 1, width), padding, dtype=x.dtype)
     for index, d in enumerate(range(upper, lower - 1, -1)):
@@ -269,7 +270,7 @@ def _diagonals(x: np.ndarray, lower: int, upper: int, padding, align: str) -> np
 
 def _compute_matrix_diag_part_v3(ctx, op, inputs):
     x, k, padding = np.asarray(inputs[0]), inputs[1], inputs[2]
-    lower, upper = _band(k, op)
+    lower, upper = diagonal_band(k, op)
     rows, cols = x.shape[-2:]
     if lower > upper:
         raise errors.InvalidArgumentError(
@@ -290,10 +291,10 @@ def _infer_matrix_diag_part(op):
     if x.shape.ndims is None:
         return [(dtype, TensorShape(None))]
     if x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     dims = x.shape.as_list()
-    return [(dtype, TensorShape(dims[:-2] + [_diag_len(dims[-2], dims[-1], 0, 0)]))]
+    return [(dtype, TensorShape(dims[:-2] + [max_diag_len(dims[-2], dims[-1], 0, 0)]))]
 
 
 # MatrixDiagPart: the main diagonal only, the op TF 1.x graphs (and .meta files) hold.

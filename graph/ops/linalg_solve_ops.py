@@ -14,12 +14,12 @@ import numpy as np
 from graph import errors
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
-from graph.base.shapes import TensorShape
+from graph.base.shapes import TensorShape, debug_string
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import math_ops, reduction_ops
 from graph.ops.array_ops import broadcast_static_shape
-from graph.ops.linalg_ops import _input_shapes, _node, matrix_diag_part, matrix_transpose
+from graph.ops.linalg_ops import input_shapes, matrix_diag_part, matrix_transpose, node
 
 __all__ = ["matrix_inverse", "matrix_determinant", "slogdet", "matrix_solve", "matrix_triangular_solve", "cholesky",
            "cholesky_solve", "svd", "adjoint", "logdet"]
@@ -47,14 +47,14 @@ def _square_dims(op, x, columns_first: bool = False) -> tuple[list, int | None]:
     if x.shape.ndims is None:
         return None, None
     if x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     dims = x.shape.as_list()
     rows, cols = dims[-2:]
     if rows is not None and cols is not None and rows != cols:
         first, second = (cols, rows) if columns_first else (rows, cols)
-        raise ValueError(f"Dimensions must be equal, but are {first} and {second} for {_node(op)} with input shapes: "
-                         f"{_input_shapes(op)}.")
+        raise ValueError(f"Dimensions must be equal, but are {first} and {second} for {node(op)} with input shapes: "
+                         f"{input_shapes(op)}.")
     return dims[:-2], rows if rows is not None else cols
 
 
@@ -148,12 +148,12 @@ def _infer_solve(op):
     if rhs.shape.ndims is None:
         return [(rhs.dtype.base_dtype, TensorShape(None))]
     if rhs.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {rhs.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {rhs.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     rhs_dims = rhs.shape.as_list()
     if size is not None and rhs_dims[-2] is not None and size != rhs_dims[-2]:
-        raise ValueError(f"Dimensions must be equal, but are {size} and {rhs_dims[-2]} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Dimensions must be equal, but are {size} and {rhs_dims[-2]} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     if batch is None:
         return [(rhs.dtype.base_dtype, TensorShape(None))]
     if op.type == "MatrixTriangularSolve":  # batch dimensions broadcast
@@ -161,10 +161,6 @@ def _infer_solve(op):
     else:
         out_batch = [a if a is not None else b for a, b in zip(batch, rhs_dims[:-2])]
     return [(rhs.dtype.base_dtype, TensorShape(out_batch + [size if size is not None else rhs_dims[-2], rhs_dims[-1]]))]
-
-
-def _dims(x: np.ndarray) -> str:
-    return "[" + ",".join(map(str, x.shape)) + "]"
 
 
 def _check_rhs_rank(op, matrix: np.ndarray, rhs: np.ndarray) -> None:
@@ -209,14 +205,14 @@ def _compute_triangular_solve(ctx, op, inputs):
     lower, adjoint = op._attrs["lower"], op._attrs["adjoint"]
     if matrix.shape[-1] != rhs.shape[-2]:
         raise errors.InvalidArgumentError(
-            None, op, f"In[0] mismatch In[1] shape: {matrix.shape[-1]} vs. {rhs.shape[-2]}: {_dims(matrix)} "
-            f"{_dims(rhs)} {int(lower)} {int(adjoint)}")
+            None, op, f"In[0] mismatch In[1] shape: {matrix.shape[-1]} vs. {rhs.shape[-2]}: "
+            f"{debug_string(matrix.shape)} {debug_string(rhs.shape)} {int(lower)} {int(adjoint)}")
     try:
         batch = np.broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2])
     except ValueError as error:
         raise errors.InvalidArgumentError(
-            None, op, f"In[0] and In[1] must have compatible batch dimensions: {_dims(matrix)} vs. "
-            f"{_dims(rhs)}") from error
+            None, op, f"In[0] and In[1] must have compatible batch dimensions: {debug_string(matrix.shape)} vs. "
+            f"{debug_string(rhs.shape)}") from error
     assert len(batch) == max(matrix.ndim, rhs.ndim) - 2
     triangle = np.tril(matrix) if lower else np.triu(matrix)  # TF reads only the named triangle
     if adjoint:
@@ -296,8 +292,8 @@ def _infer_svd(op):
     if x.shape.ndims is None:
         return [(real, TensorShape(None)), (dtype, TensorShape(None)), (dtype, TensorShape(None))]
     if x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     dims = x.shape.as_list()
     batch, rows, cols = dims[:-2], dims[-2], dims[-1]
     size = None if rows is None or cols is None else min(rows, cols)

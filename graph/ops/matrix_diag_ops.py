@@ -18,7 +18,7 @@ from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import array_concat_ops, array_fill_ops, math_ops, reduction_ops
 from graph.ops.constant_ops import constant_value
-from graph.ops.linalg_ops import _band, _diag_len, _input_shapes, _node, matrix_diag_part
+from graph.ops.linalg_ops import diagonal_band, input_shapes, matrix_diag_part, max_diag_len, node
 
 __all__ = ["diag", "matrix_diag", "matrix_set_diag", "matrix_band_part", "eye", "trace"]
 
@@ -34,12 +34,12 @@ def _check_align(align: str) -> None:
 def _place_diagonals(out: np.ndarray, diagonal: np.ndarray, lower: int, upper: int, align: str) -> np.ndarray:
     """Writes diagonals ``upper`` down to ``lower`` (laid out as matrix_diag_part returns them) into ``out``."""
     rows, cols = out.shape[-2:]
-    width = _diag_len(rows, cols, lower, upper)
+    width = max_diag_len(rows, cols, lower, upper)
     if lower == upper:
         diagonal = diagonal[..., None, :]
     super_right, sub_right = (part == "RIGHT" for part in align.split("_"))
     for index, d in enumerate(range(upper, lower - 1, -1)):
-        length = _diag_len(rows, cols, d, d)
+        length = max_diag_len(rows, cols, d, d)
         if length <= 0:
             continue
         start = width - length if (super_right if d >= 0 else sub_right) else 0
@@ -54,7 +54,7 @@ def _infer_diag(op):
     if x.shape.ndims is None:
         return [(x.dtype.base_dtype, TensorShape(None))]
     if x.shape.ndims < 1:
-        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for {_node(op)} with input shapes: [].")
+        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for {node(op)} with input shapes: [].")
     return [(x.dtype.base_dtype, x.shape.concatenate(x.shape))]
 
 
@@ -95,7 +95,7 @@ def _infer_matrix_diag_v3(op):
     values = [constant_value(t) for t in (k, num_rows, num_cols)]
     if diagonal.shape.ndims is None or any(v is None for v in values):
         return [(dtype, TensorShape(None))]
-    lower, upper = _band(values[0], op)
+    lower, upper = diagonal_band(values[0], op)
     dims = diagonal.shape.as_list()
     batch = dims[:-1] if lower == upper else dims[:-2]
     if dims[-1] is None:
@@ -107,13 +107,13 @@ def _infer_matrix_diag_v3(op):
 def _compute_matrix_diag_v3(ctx, op, inputs):
     diagonal, k, num_rows, num_cols, padding = inputs
     diagonal = np.asarray(diagonal)
-    lower, upper = _band(k, op)
+    lower, upper = diagonal_band(k, op)
     if lower > upper:
         raise errors.InvalidArgumentError(
             None, op, f"lower_diag_index must not be larger than upper_diag_index: {lower} > {upper}")
     batch = diagonal.shape[:-1] if lower == upper else diagonal.shape[:-2]
     rows, cols = _diag_matrix_size(diagonal.shape[-1], lower, upper, int(num_rows), int(num_cols))
-    if _diag_len(rows, cols, lower, upper) != diagonal.shape[-1]:
+    if max_diag_len(rows, cols, lower, upper) != diagonal.shape[-1]:
         raise errors.InvalidArgumentError(
             None, op, f"The number of diagonal elements {diagonal.shape[-1]} does not match a {rows}x{cols} matrix "
             f"with diagonals [{lower}, {upper}].")
@@ -164,15 +164,15 @@ def matrix_diag(diagonal, name: str = "diag", k=0, num_rows=-1, num_cols=-1, pad
 def _infer_set_diag(op):
     x = op._inputs[0]
     if x.shape.ndims is not None and x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {_node(op)} with input "
-                         f"shapes: {_input_shapes(op)}.")
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims} for {node(op)} with input "
+                         f"shapes: {input_shapes(op)}.")
     return [(x.dtype.base_dtype, x.shape)]
 
 
 def _set_diagonals(op, x, diagonal, lower: int, upper: int, align: str) -> np.ndarray:
     x, diagonal = np.asarray(x), np.asarray(diagonal)
     rows, cols = x.shape[-2:]
-    width = _diag_len(rows, cols, lower, upper)
+    width = max_diag_len(rows, cols, lower, upper)
     expected = x.shape[:-2] + (() if lower == upper else (upper - lower + 1,)) + (width,)
     if diagonal.shape != expected:
         raise errors.InvalidArgumentError(
@@ -184,7 +184,7 @@ def _set_diagonals(op, x, diagonal, lower: int, upper: int, align: str) -> np.nd
 
 
 def _compute_matrix_set_diag_v3(ctx, op, inputs):
-    lower, upper = _band(inputs[2], op)
+    lower, upper = diagonal_band(inputs[2], op)
     return _set_diagonals(op, inputs[0], inputs[1], lower, upper, op._attrs["align"])
 
 
