@@ -191,7 +191,8 @@ def get_sequence(value, n: int, channel_index: int, name: str) -> list[int]:
     return [1, 1] + value if channel_index == 1 else [1] + value + [1]
 
 
-def _padding_attr(padding) -> bytes:
+def padding_attr(padding) -> bytes:
+    """A padding argument as the attr (TF's error for a value outside SAME/VALID/EXPLICIT)."""
     if not isinstance(padding, (str, bytes)):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     padding = format_bytes(padding)
@@ -201,7 +202,8 @@ def _padding_attr(padding) -> bytes:
     return padding
 
 
-def _data_format_attr(data_format) -> bytes:
+def data_format_attr(data_format) -> bytes:
+    """A 2-D data_format argument as the attr (default NHWC; TF's error for one not NHWC/NCHW)."""
     data_format = format_bytes(data_format or "NHWC")
     if data_format not in (b"NHWC", b"NCHW"):
         raise ValueError(f"Value for attr 'data_format' of {data_format.decode()} is not in the list of allowed "
@@ -209,10 +211,11 @@ def _data_format_attr(data_format) -> bytes:
     return data_format
 
 
-def _conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu=True) -> dict:
+def conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations, use_cudnn_on_gpu=True) -> dict:
+    """The attrs of a Conv2D-family NodeDef, in TF's names."""
     strides, dilations = [int(v) for v in strides], [int(v) for v in (dilations or [1, 1, 1, 1])]
-    return {"T": dtype, "data_format": _data_format_attr(data_format), "dilations": dilations,
-            "explicit_paddings": [int(v) for v in explicit_paddings or []], "padding": _padding_attr(padding),
+    return {"T": dtype, "data_format": data_format_attr(data_format), "dilations": dilations,
+            "explicit_paddings": [int(v) for v in explicit_paddings or []], "padding": padding_attr(padding),
             "strides": strides, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu)}
 
 
@@ -222,7 +225,7 @@ def conv2d_op(input, filter, strides, padding, explicit_paddings=(), data_format
     with name_scope(name, "Conv2D", [input, filter]) as scope:
         input = convert_to_tensor(input, name="input")
         filter = convert_to_tensor(filter, dtype=input.dtype.base_dtype, name="filter")
-        attrs = _conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+        attrs = conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
                             use_cudnn_on_gpu)
         return input.graph.create_op("Conv2D", [input, filter], name=scope, attrs=attrs)._outputs[0]
 
@@ -235,7 +238,7 @@ def conv2d_backprop_input_op(input_sizes, filter, out_backprop, strides, padding
         input_sizes = convert_to_tensor(input_sizes, dtype=dtypes_lib.int32, name="input_sizes")
         filter = convert_to_tensor(filter, name="filter")
         out_backprop = convert_to_tensor(out_backprop, dtype=filter.dtype.base_dtype, name="out_backprop")
-        attrs = _conv_attrs(filter.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+        attrs = conv_attrs(filter.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
                             use_cudnn_on_gpu)
         return filter.graph.create_op("Conv2DBackpropInput", [input_sizes, filter, out_backprop], name=scope,
                                       attrs=attrs)._outputs[0]
@@ -249,7 +252,7 @@ def conv2d_backprop_filter_op(input, filter_sizes, out_backprop, strides, paddin
         input = convert_to_tensor(input, name="input")
         filter_sizes = convert_to_tensor(filter_sizes, dtype=dtypes_lib.int32, name="filter_sizes")
         out_backprop = convert_to_tensor(out_backprop, dtype=input.dtype.base_dtype, name="out_backprop")
-        attrs = _conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
+        attrs = conv_attrs(input.dtype.base_dtype, strides, padding, explicit_paddings, data_format, dilations,
                             use_cudnn_on_gpu)
         return input.graph.create_op("Conv2DBackpropFilter", [input, filter_sizes, out_backprop], name=scope,
                                      attrs=attrs)._outputs[0]

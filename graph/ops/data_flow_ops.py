@@ -93,7 +93,7 @@ def _infer_parallel_dynamic_stitch(op):
 
 
 kernels.register("ParallelDynamicStitch", infer=_infer_parallel_dynamic_stitch,
-                 compute=math_grad_ops._compute_dynamic_stitch)
+                 compute=math_grad_ops.compute_dynamic_stitch)
 
 
 def dynamic_partition(data, partitions, num_partitions: int, name: str | None = None) -> list[Tensor]:

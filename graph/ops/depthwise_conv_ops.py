@@ -153,7 +153,7 @@ kernels.register("DepthwiseConv2dNativeBackpropFilter", infer=_infer_backprop_fi
 
 # ----------------------------------------------------------------- builders
 def _attrs(dtype, strides, padding, explicit_paddings, data_format, dilations) -> dict:
-    attrs = conv_ops._conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations)
+    attrs = conv_ops.conv_attrs(dtype, strides, padding, explicit_paddings, data_format, dilations)
     del attrs["use_cudnn_on_gpu"]  # the depthwise ops have no such attr
     return attrs
 

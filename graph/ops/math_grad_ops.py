@@ -169,7 +169,8 @@ def _infer_dynamic_stitch(op):
     return [(data[0].dtype.base_dtype, TensorShape([rows] + first.as_list()[indices[0].shape.ndims:]))]
 
 
-def _compute_dynamic_stitch(ctx, op, inputs):
+def compute_dynamic_stitch(ctx, op, inputs):
+    """DynamicStitch's kernel (ParallelDynamicStitch's too): rows of data placed at their indices."""
     count = op._attrs["N"]
     indices = [np.asarray(v, dtype=np.int64) for v in inputs[:count]]
     data = [np.asarray(v) for v in inputs[count:]]
@@ -181,7 +182,7 @@ def _compute_dynamic_stitch(ctx, op, inputs):
     return result
 
 
-kernels.register("DynamicStitch", infer=_infer_dynamic_stitch, compute=_compute_dynamic_stitch)
+kernels.register("DynamicStitch", infer=_infer_dynamic_stitch, compute=compute_dynamic_stitch)
 
 
 def dynamic_stitch(indices: list, data: list, name: str | None = None) -> Tensor:

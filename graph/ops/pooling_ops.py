@@ -264,8 +264,8 @@ kernels.register("AvgPoolGrad", infer=_infer_avg_pool_grad, compute=_compute_avg
 
 # ----------------------------------------------------------------- builders
 def _pool_attrs(dtype, ksize, strides, padding, data_format, explicit_paddings=None) -> dict:
-    attrs = {"T": dtype, "data_format": conv_ops._data_format_attr(data_format), "ksize": [int(v) for v in ksize],
-             "padding": conv_ops._padding_attr(padding), "strides": [int(v) for v in strides]}
+    attrs = {"T": dtype, "data_format": conv_ops.data_format_attr(data_format), "ksize": [int(v) for v in ksize],
+             "padding": conv_ops.padding_attr(padding), "strides": [int(v) for v in strides]}
     if explicit_paddings is not None:
         attrs["explicit_paddings"] = [int(v) for v in explicit_paddings]
     return attrs
