@@ -118,19 +118,24 @@ class WhileContext:
         self._graph._control_flow_context = self._context_stack.pop()
 
     def GetWhileContext(self) -> WhileContext:
+        """This loop: the innermost WhileContext."""
         return self
 
     def GetControlPivot(self) -> Tensor | None:
+        """The tensor ops built in this context take as control input: the body's pivot, else the predicate's."""
         return self._pivot_for_body if self._pivot_for_body is not None else self._pivot_for_pred
 
     def AddName(self, name: str) -> None:
+        """Records a tensor name as a value of this loop (it needs no Enter)."""
         self._values.add(name)
 
     def AddInnerOp(self, op: Operation) -> None:
+        """Tells the enclosing contexts that ``op`` was built inside them."""
         if self._outer_context is not None:
             self._outer_context.AddInnerOp(op)
 
     def ExitResult(self, result) -> None:
+        """Makes the loop's results values of the enclosing context."""
         if self._outer_context is not None:
             for tensor in nest.flatten(result):
                 self._outer_context.AddName(tensor.name)
