@@ -152,17 +152,6 @@ def _sample(stream: _WordStream, draw, range_max: int, num_sampled: int, unique:
     return np.asarray(picked, np.int64), tries
 
 
-def _generator(ctx, op) -> philox.Philox:
-    """The op's Philox stream in this session (GuardedPhiloxRandom), created on first use."""
-    state = ctx.op_state.get(op._name)
-    if state is None:
-        seed, seed2 = op._attrs["seed"], op._attrs["seed2"]
-        if seed == 0 and seed2 == 0:  # GuardedPhiloxRandom::Init: both unset -> random::New64() twice
-            seed, seed2 = (int(v) for v in np.random.default_rng().integers(0, 2**63, size=2))
-        state = ctx.op_state[op._name] = philox.Philox(int(seed), int(seed2))
-    return state
-
-
 def _check_true_classes(op, true_classes: np.ndarray, range_max: int) -> None:
     bad = (true_classes < 0) | (true_classes >= range_max)
     if bad.any():
@@ -198,7 +187,7 @@ def _compute_sampler(ctx, op, inputs):
         raise errors.InvalidArgumentError(None, op, "Sampler's range is too small.")
     _check_true_classes(op, true_classes, range_max)
     draw, probability = _SAMPLERS[op.type]
-    reserved = _generator(ctx, op).reserve(-(-SAMPLES_PER_CANDIDATE * num_sampled // _WORDS_PER_BLOCK))
+    reserved = philox.session_generator(ctx, op).reserve(-(-SAMPLES_PER_CANDIDATE * num_sampled // _WORDS_PER_BLOCK))
     weights = _unigram_weights(ctx, op) if op.type == "LearnedUnigramCandidateSampler" else None
     sampled, tries = _sample(_WordStream(reserved), draw, range_max, num_sampled, unique, weights)
     true_classes = true_classes.astype(np.int64)

@@ -36,7 +36,7 @@ import numpy as np
 from graph.ops import libm
 
 __all__ = ["Philox", "RESERVED_BLOCKS_PER_OUTPUT", "uint32_to_float", "uint64_to_double", "box_muller_float",
-           "box_muller_double", "normal", "uniform", "uniform_int", "truncated_normal"]
+           "box_muller_double", "normal", "uniform", "uniform_int", "truncated_normal", "session_generator"]
 
 _M4X32A = np.uint64(0xD2511F53)  # Philox multipliers recommended by the paper (Salmon et al. 2011)
 _M4X32B = np.uint64(0xCD9E8D57)
@@ -98,6 +98,17 @@ class Philox:
             k0 = (k0 + _W32A) & _MASK32
             k1 = (k1 + _W32B) & _MASK32
         return np.stack([c0, c1, c2, c3], axis=-1).astype(np.uint32)
+
+
+def session_generator(ctx, op) -> Philox:
+    """The op's Philox stream in this session (GuardedPhiloxRandom), created on first use."""
+    state = ctx.op_state.get(op._name)
+    if state is None:
+        seed, seed2 = op._attrs["seed"], op._attrs["seed2"]
+        if seed == 0 and seed2 == 0:  # GuardedPhiloxRandom::Init: both unset -> random::New64() twice
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(0, 2**63, size=2))
+        state = ctx.op_state[op._name] = Philox(int(seed), int(seed2))
+    return state
 
 
 # ----------------------------------------------------------------- bits -> numbers

@@ -28,20 +28,9 @@ from graph.ops.array_concat_ops import stack
 __all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle"]
 
 
-def _generator(ctx, op) -> philox.Philox:
-    """The op's Philox stream in this session (GuardedPhiloxRandom), created on first use."""
-    state = ctx.op_state.get(op._name)
-    if state is None:
-        seed, seed2 = op._attrs["seed"], op._attrs["seed2"]
-        if seed == 0 and seed2 == 0:  # GuardedPhiloxRandom::Init: both unset -> random::New64() twice
-            seed, seed2 = (int(v) for v in np.random.default_rng().integers(0, 2**63, size=2))
-        state = ctx.op_state[op._name] = philox.Philox(int(seed), int(seed2))
-    return state
-
-
 def _reserve(ctx, op, size: int) -> philox.Philox:
     """This run's generator: ReserveRandomOutputs(size, 256) -- the next run starts past it."""
-    return _generator(ctx, op).reserve(size * philox.RESERVED_BLOCKS_PER_OUTPUT)
+    return philox.session_generator(ctx, op).reserve(size * philox.RESERVED_BLOCKS_PER_OUTPUT)
 
 
 def _shape_of(op, value) -> tuple:
@@ -94,7 +83,7 @@ def _compute_shuffle(ctx, op, inputs):
         return value
     size = value.shape[0]
     samples = size - 1
-    generator = _generator(ctx, op).reserve((samples + 3) // 4)
+    generator = philox.session_generator(ctx, op).reserve((samples + 3) // 4)
     stream = generator.blocks(0, (samples + 3) // 4).reshape(-1)[:samples].tolist()
     permutation = list(range(size))
     for i in range(samples):
