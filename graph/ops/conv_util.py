@@ -20,7 +20,7 @@ from graph.base.shapes import Dimension, TensorShape
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc", "from_nhwc", "pad_nhwc",
-           "windows", "add_windows", "accumulate_taps", "check_rank4", "kernel_geometry"]
+           "windows", "add_windows", "accumulate_taps", "check_rank4", "sizes_argument", "kernel_geometry"]
 
 
 def node(op) -> str:
@@ -205,6 +205,15 @@ def check_rank4(op, index: int, what: str) -> TensorShape:
         raise ValueError(f"Shape must be rank 4 but is rank {shape.ndims} for {node(op)} with input shapes: "
                          f"{', '.join(t.shape.message_string() for t in op._inputs)}.")
     return shape if shape.ndims is not None else TensorShape([None] * 4)
+
+
+def sizes_argument(op, value, what: str) -> tuple[int, ...]:
+    """A backprop kernel's run-time input_sizes / filter_sizes: four ints (InvalidArgumentError otherwise)."""
+    value = np.asarray(value)
+    if value.shape != (4,):
+        raise errors.InvalidArgumentError(None, op, f"{op.type}: {what} must be 4-dimensional, got "
+                                          f"{list(value.shape)}")
+    return tuple(int(v) for v in value)
 
 
 def kernel_geometry(op, height: int, width: int, taps: tuple[int, int], strides: tuple[int, int],

@@ -106,17 +106,9 @@ def _compute_depthwise(ctx, op, inputs):
     return conv_util.from_nhwc(out.astype(image.dtype, copy=False), data_format)
 
 
-def _sizes(op, value, what):
-    value = np.asarray(value)
-    if value.shape != (4,):
-        raise errors.InvalidArgumentError(None, op, f"{op.type}: {what} must be 4-dimensional, got "
-                                          f"{list(value.shape)}")
-    return tuple(int(v) for v in value)
-
-
 def _compute_backprop_input(ctx, op, inputs):
     data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
-    sizes = _sizes(op, inputs[0], "input_sizes")
+    sizes = conv_util.sizes_argument(op, inputs[0], "input_sizes")
     n, height, width, depth = (sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == b"NCHW" else sizes
     filters = np.asarray(inputs[1])
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
@@ -133,7 +125,7 @@ def _compute_backprop_input(ctx, op, inputs):
 def _compute_backprop_filter(ctx, op, inputs):
     data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
-    sizes = _sizes(op, inputs[1], "filter_sizes")
+    sizes = conv_util.sizes_argument(op, inputs[1], "filter_sizes")
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     rows, cols, strides, dilations = _geometry(op, image.shape, sizes, out_backprop)
     depth, multiplier = sizes[2], sizes[3]
