@@ -21,7 +21,6 @@ __all__ = ["GFile", "FastGFile", "Open", "Exists", "IsDirectory", "ListDirectory
            "Remove", "DeleteRecursively", "Rename", "Copy", "Stat", "Walk", "FileStatistics"]
 
 _MODES = ("r", "w", "a", "r+", "w+", "a+")
-_LINE_CHUNK = 8192
 
 
 def _not_found(path: str) -> errors.NotFoundError:
