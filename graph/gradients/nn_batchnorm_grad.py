@@ -135,7 +135,7 @@ def _backprop_new_ops(graph, first_id: int, targets: list, target_grads: list, s
 def _fused_batch_norm_grad_v3_grad(op, *grad):
     grad_y, x, scale, pop_mean, pop_var = op.inputs[:5]
     epsilon, data_format, is_training = op.get_attr("epsilon"), _attr(op, "data_format"), op.get_attr("is_training")
-    first_id = op.graph._last_id + 1
+    first_id = op.graph.version + 1
     outputs = _batch_norm_grad(grad_y, x, scale, pop_mean, pop_var, epsilon, data_format, is_training)
     grad_grad_y, grad_x, grad_scale = _backprop_new_ops(op.graph, first_id, list(outputs), list(grad[:3]),
                                                         [grad_y, x, scale])
