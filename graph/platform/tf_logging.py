@@ -111,12 +111,12 @@ def TaskLevelStatusMessage(msg) -> None:
 
 
 def flush() -> None:
-    """Not supported, as in TensorFlow.
+    """Not supported, as in TensorFlow (its tf.logging.flush raises too; Python's logging handlers flush themselves).
 
     Raises:
         NotImplementedError: always.
     """
-    raise NotImplementedError()
+    raise NotImplementedError("tf.logging.flush is not supported (TensorFlow's raises NotImplementedError too)")
 
 
 def get_verbosity() -> int:
