@@ -75,7 +75,12 @@ def _compute_update(function):
             raise errors.InvalidArgumentError(
                 None, op, f"Must have the same shape for {op.type}: lhs shape= {list(old.shape)} "
                 f"rhs shape= {list(value.shape)}")
-        ref.set(function(old, value).astype(old.dtype, copy=False))
+        if type(old) is np.ndarray and old.flags.writeable and np.can_cast(value.dtype, old.dtype, casting="same_kind"):
+            # In place, as TF's kernel updates the ref's buffer: a `v/read` taken earlier in the run sees the
+            # update (TF1's ref aliasing: `with control_dependencies([v.assign_add(1)]): tf.identity(v)`).
+            function(old, value, out=old, casting="unsafe")
+        else:
+            ref.set(function(old, value).astype(old.dtype, copy=False))
         return ref
     return compute
 

@@ -76,3 +76,23 @@ def test_uninitialized_error_names_the_reading_op():
     assert error.message.startswith("Attempting to use uninitialized value w\n")
     assert "global_variables_initializer" in error.message  # the helpful sentence stays
     assert str(error).endswith("[[node w/read]]")
+
+
+def _read_after_update(tf):
+    """TF1's idiom for reading a variable after an update: the read aliases the variable's buffer."""
+    with tf.Graph().as_default():
+        v = tf.Variable(10.0)
+        w = tf.Variable([1, 2], dtype=tf.int32)
+        with tf.control_dependencies([v.assign_add(1.0)]):
+            v_after = tf.identity(v)
+        with tf.control_dependencies([w.assign_sub([1, 1])]):
+            w_after = tf.identity(w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            return [sess.run(v_after), sess.run(v_after), sess.run(w_after).tolist(), sess.run(v)]
+
+
+@pytest.mark.tf
+def test_assign_add_and_sub_update_in_place_as_tensorflow(tf_module):
+    # AssignAdd/AssignSub update the variable's buffer in place, so a read taken earlier in the run sees them.
+    assert _read_after_update(ours) == _read_after_update(tf_module) == [11.0, 12.0, [0, 1], 12.0]
