@@ -240,6 +240,8 @@ class Saver:
                 parent directory of ``save_path`` does not exist.
             RuntimeError: if the saver was deferred and never built.
         """
+        if not isinstance(save_path, (str, bytes, os.PathLike)):  # TF: compat.as_bytes' error, nothing written
+            raise TypeError(f"Expected binary or unicode string, got {save_path!r}")
         if file_io.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
             return remote.save(self, sess, save_path, global_step, write_meta_graph, latest_filename=latest_filename,
                                meta_graph_suffix=meta_graph_suffix, write_state=write_state,

@@ -9,6 +9,7 @@ per (graph version, fetch identity, feed keys), so a repeated ``run`` only execu
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 import sys
 import threading
 
@@ -123,6 +124,9 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict is not None and type(feed_dict) is not dict and not isinstance(feed_dict, Mapping):
+            raise TypeError("FlattenDictItems: 'dict' must be a dictionary or collection.Mapping type object, "
+                            f"instead of '{type(feed_dict).__name__}'.")
         if feed_dict and SparseTensor in map(type, feed_dict):  # C-speed scan: most feeds have none
             feed_dict = expand_sparse_feeds(feed_dict)
         with PausedGC():

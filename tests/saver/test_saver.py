@@ -496,3 +496,32 @@ def test_scoped_saver_def_names_use_tensorflows_name_scope_rules(g):
     exported = imported.to_proto(export_scope="imp")
     assert (exported.filename_tensor_name, exported.save_tensor_name, exported.restore_op_name) == (
         "save/Const:0", "save/control_dependency:0", "save/restore_all")
+
+
+
+def _save_path_errors(framework):
+    with framework.Graph().as_default():
+        framework.Variable(1.0, name="v")
+        saver = framework.train.Saver()
+        with framework.Session() as sess:
+            sess.run(framework.global_variables_initializer())
+            outcomes = []
+            for save_path in (None, 5):
+                try:
+                    saver.save(sess, save_path)
+                    outcomes.append("saved")
+                except TypeError as error:
+                    outcomes.append(f"TypeError: {error}")
+    return outcomes, sorted(os.listdir("."))
+
+
+@pytest.mark.tf
+def test_save_path_must_be_a_string_as_in_tensorflow(tf_module, tmp_path, monkeypatch):
+    # TF raises before writing anything; a None or number once became files named None.* and 5.*
+    results = []
+    for name, framework in (("tf", tf_module), ("ours", tf)):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        results.append(_save_path_errors(framework))
+    assert results[0] == results[1] == (["TypeError: Expected binary or unicode string, got None",
+                                         "TypeError: Expected binary or unicode string, got 5"], [])

@@ -5,6 +5,8 @@ import collections
 import numpy as np
 import pytest
 
+import graph.compat.v1 as ours_tf
+
 from graph.runtime import config as config_lib
 from graph.ops import control_flow_ops
 from graph.base import dtypes
@@ -330,3 +332,16 @@ def test_feeding_one_tensor_under_two_keys_last_wins_like_tensorflow(tf1, g):
     sess = session.Session()
     ours = [sess.run(y, feed(x)) for feed in feeds for _ in range(2)]  # twice: the cached plan too
     assert ours[::2] == ours[1::2] == theirs == [4.0, 2.0, 6.0]
+
+
+@pytest.mark.tf
+def test_feed_dict_must_be_a_mapping_as_in_tensorflow(tf_module):
+    messages = []
+    for framework in (tf_module, ours_tf):
+        with framework.Graph().as_default():
+            x = framework.placeholder(framework.float32, [], name="x")
+            with framework.Session() as sess:
+                with pytest.raises(TypeError) as info:
+                    sess.run(x * 2.0, feed_dict=[(x, 1.0)])
+                messages.append(str(info.value))
+    assert messages[0] == messages[1]
