@@ -49,10 +49,6 @@ def _infer_unary(out_dtype=None):
     return infer
 
 
-def _as_array(value, op):
-    return value if type(value) is np.ndarray else np.asarray(value, dtype=op._outputs[0]._dtype.numpy_dtype)
-
-
 def _elementwise(function, quiet: bool = False):
     """A kernel applying a numpy function and casting to the op's output dtype.
 
