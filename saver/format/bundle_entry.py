@@ -28,7 +28,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from graph.errors import InvalidArgumentError
-from saver.format.coding import TensorSlice, encode_varint, parse_shape_and_slice
+from graph.proto.wire import encode_varint
+from saver.format.coding import TensorSlice, parse_shape_and_slice
 from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSliceProto, VersionDef
 
 __all__ = ["HEADER_KEY", "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "check_versions",

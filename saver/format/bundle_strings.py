@@ -24,7 +24,7 @@ import numpy as np
 
 from graph.errors import DataLossError
 from graph.base import crc
-from saver.format.coding import decode_varint64, encode_varint
+from graph.proto.wire import decode_varint64, encode_varint
 
 __all__ = ["encode_strings", "encode_variants", "read_strings", "read_string_tensor"]
 

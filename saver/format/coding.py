@@ -1,8 +1,7 @@
-"""Byte coding primitives: varints, fixed-width ints, OrderedCode slice keys and TensorSlice.
+"""Byte coding primitives: fixed-width ints, OrderedCode slice keys and TensorSlice (varints: graph/proto/wire.py).
 
 Layouts (tf-checkpoint-format.md §0 and §4)::
 
-    varint        : 1..10 bytes, 7 bits each, least-significant group first, high bit = more follows
     fixed32       : uint32, little-endian ('<I')
     fixed64       : uint64, little-endian ('<Q')
     NumInc(v)     : uint8 n, then v as n big-endian bytes with leading zeros dropped (0 -> 00)
@@ -22,10 +21,8 @@ import struct
 from collections.abc import Iterable, Sequence
 
 from graph.errors import DataLossError, InvalidArgumentError
-from graph.proto.wire import decode_varint32, decode_varint64, encode_varint  # re-exported: declared once there
 
 __all__ = [
-    "encode_varint", "decode_varint32", "decode_varint64",
     "encode_fixed32", "decode_fixed32", "encode_fixed64", "decode_fixed64",
     "write_num_increasing", "read_num_increasing", "write_string", "read_string",
     "write_signed_num_increasing", "read_signed_num_increasing",

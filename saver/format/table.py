@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.base import crc
-from saver.format.coding import decode_varint32, decode_varint64, encode_varint
+from graph.proto.wire import decode_varint32, decode_varint64, encode_varint
 
 __all__ = ["TableWriter", "Table", "BLOCK_SIZE", "RESTART_INTERVAL", "TABLE_MAGIC", "FOOTER_SIZE"]
 

@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import _targets
-from saver.format.coding import TensorSlice, encode_tensor_name_slice, encode_varint
+from graph.proto.wire import encode_varint
+from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import (BundleEntryProto, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                          TensorShapeProto, TrackableObjectGraph, VersionDef)
 from saver.format.bundle import slice_to_proto

@@ -5,9 +5,10 @@ import random
 import pytest
 
 from graph.errors import DataLossError, InvalidArgumentError
+from graph.proto.wire import decode_varint32, decode_varint64, encode_varint
 from saver.format.coding import (
-    TensorSlice, decode_fixed32, decode_fixed64, decode_tensor_name_slice, decode_varint32,
-    decode_varint64, encode_fixed32, encode_fixed64, encode_tensor_name_slice, encode_varint,
+    TensorSlice, decode_fixed32, decode_fixed64, decode_tensor_name_slice,
+    encode_fixed32, encode_fixed64, encode_tensor_name_slice,
     format_shape_and_slice, parse_shape_and_slice, read_num_increasing, read_signed_num_increasing,
     read_string, write_num_increasing, write_signed_num_increasing, write_string)
 
