@@ -25,17 +25,13 @@ from graph.ops import math_ops
 from graph.ops import reduction_ops
 from graph.ops.array_concat_ops import concat
 from graph.ops.array_index_ops import slice as slice_
+from graph.ops.nn_ops import _log_softmax  # the LogSoftmax kernel's numpy
 
 __all__ = ["sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
            "softmax_cross_entropy_with_logits_v2"]
 
 
 # ----------------------------------------------------------------- kernels
-def _log_softmax(x: np.ndarray) -> np.ndarray:
-    shifted = x - np.max(x, axis=-1, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-
-
 def _check_rank_2(op, logits: np.ndarray, labels: np.ndarray, labels_rank: int) -> None:
     # TF's kernels take [batch, classes] logits only; the builders reshape to that.
     if logits.ndim != 2 or labels.ndim != labels_rank:
