@@ -16,6 +16,7 @@ from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops.nn_ops import _sigmoid
 
 __all__ = ["relu_grad", "relu6_grad", "elu_grad", "softplus_grad", "leaky_relu_grad", "selu_grad", "softsign_grad",
            "bias_add_grad"]
@@ -43,17 +44,11 @@ def _activation_kernel(derivative):
     return compute
 
 
-def _softplus_derivative(gradients, features):
-    # dy / (1 + exp(-x)), written without overflow for large negative x.
-    return gradients * np.where(features >= 0, 1 / (1 + np.exp(-np.abs(features))),
-                                np.exp(-np.abs(features)) / (1 + np.exp(-np.abs(features))))
-
-
 _DERIVATIVES = {
     "ReluGrad": lambda dy, y: np.where(y > 0, dy, 0),
     "Relu6Grad": lambda dy, y: np.where((y > 0) & (y < 6), dy, 0),
     "EluGrad": lambda dy, y: np.where(y < 0, dy * (y + 1), dy),
-    "SoftplusGrad": _softplus_derivative,
+    "SoftplusGrad": lambda dy, x: dy * _sigmoid(x),  # dy / (1 + exp(-x))
     "SeluGrad": lambda dy, y: np.where(y < 0, dy * (y + y.dtype.type(_SELU_SCALE_ALPHA)),
                                        dy * y.dtype.type(_SELU_SCALE)),
     "SoftsignGrad": lambda dy, x: dy / np.square(x.dtype.type(1) + np.abs(x)),

@@ -37,7 +37,9 @@ def _float_kernel(function):
 
 
 def _sigmoid(x):
-    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+    # 1 / (1 + exp(-x)), written without overflow for large negative x: exp(-|x|) is at most 1.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1, e) / (1 + e)
 
 
 def _softmax(x):
