@@ -18,17 +18,19 @@ into the destination array, ``CHUNK_SIZE`` at a time, checksumming each chunk wh
 from __future__ import annotations
 
 import os
+import re
 
 from graph.errors import DataLossError, NotFoundError
 from graph.base import crc
 
-__all__ = ["data_filename", "index_filename", "stat_id", "file_id", "make_parent_directory",
+__all__ = ["data_filename", "DATA_SUFFIX", "index_filename", "stat_id", "file_id", "make_parent_directory",
            "DataFileWriter", "DataFileReader", "CHUNK_SIZE"]
 
 CHUNK_SIZE = 1 << 22     # 4 MiB: fits in cache between the checksum and the copy (measured 1-16 MiB)
 BUFFER_SIZE = 1 << 20    # gathered small writes
 SMALL_WRITE = 1 << 16    # below this a piece is copied into the buffer
 _READ_AHEAD = 1 << 24    # tensors from this size ask the kernel to read the whole range ahead
+DATA_SUFFIX = re.compile(r"\.data-\d{5}-of-\d{5}$")  # what data_filename appends to a prefix
 _O_BINARY = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -35,15 +34,13 @@ from graph.base import dtypes
 from graph.errors import InvalidArgumentError, NotFoundError
 from graph.platform import file_io
 from saver.storage import state
-from saver.format.bundle_files import index_filename
+from saver.format.bundle_files import DATA_SUFFIX, index_filename
 from saver.format.bundle_reader import BundleReader
 from saver.format.coding import TensorSlice
 from saver.format.v1 import V1Reader, v1_files
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "load_variable",
            "resolve_checkpoint_path", "checkpoint_files", "local_checkpoint", "StagedCheckpointReader"]
-
-_DATA_SUFFIX = re.compile(r"\.data-\d{5}-of-\d{5}$")
 
 
 def resolve_checkpoint_path(ckpt_dir_or_file: str) -> tuple[str, str]:
@@ -63,13 +60,13 @@ def resolve_checkpoint_path(ckpt_dir_or_file: str) -> tuple[str, str]:
         return path[:-len(".index")], f"index file {path}"
     if path.endswith(".meta") and not os.path.exists(path + ".index"):
         return path[:-len(".meta")], f"meta graph file {path}"
-    if _DATA_SUFFIX.search(path) and not os.path.exists(path + ".index") and not _is_v1_table(path):
-        return _DATA_SUFFIX.sub("", path), f"data file {path}"
+    if DATA_SUFFIX.search(path) and not os.path.exists(path + ".index") and not _is_v1_table(path):
+        return DATA_SUFFIX.sub("", path), f"data file {path}"
     return path, "prefix as given"
 
 
 def _is_v1_table(path: str) -> bool:
-    return os.path.isfile(path) and not os.path.exists(_DATA_SUFFIX.sub("", path) + ".index")
+    return os.path.isfile(path) and not os.path.exists(DATA_SUFFIX.sub("", path) + ".index")
 
 
 class CheckpointReader:
@@ -263,7 +260,7 @@ def checkpoint_files(url_prefix: str) -> list[str]:
     fs, path = file_io.filesystem(url_prefix)
     if not fs.exists(path + ".index"):
         raise NotFoundError(None, None, f"{url_prefix}.index: no such file (not a V2 checkpoint prefix)")
-    data = sorted(p for p in fs.glob(file_io.glob_escape(path) + ".data-*") if _DATA_SUFFIX.search(p))
+    data = sorted(p for p in fs.glob(file_io.glob_escape(path) + ".data-*") if DATA_SUFFIX.search(p))
     return data + [path + ".index"]
 
 
@@ -285,8 +282,8 @@ def _resolve_url(url: str) -> str:
     for suffix in (".index", ".meta"):
         if url.endswith(suffix) and not fs.exists(path + ".index"):
             return url[:-len(suffix)]
-    if _DATA_SUFFIX.search(url) and not fs.exists(path + ".index"):
-        return _DATA_SUFFIX.sub("", url)
+    if DATA_SUFFIX.search(url) and not fs.exists(path + ".index"):
+        return DATA_SUFFIX.sub("", url)
     return url
 
 

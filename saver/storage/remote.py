@@ -22,18 +22,16 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator
 
 from graph.platform import file_io
+from saver.format.bundle_files import DATA_SUFFIX
 from saver.storage import state
 from saver.storage.reader import local_checkpoint
 
 __all__ = ["local_output", "latest_checkpoint", "upload_checkpoint", "save", "restore"]
-
-_DATA = re.compile(r"\.data-\d{5}-of-\d{5}$")
 
 
 def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = True,
@@ -41,7 +39,7 @@ def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = T
     """Copies a local checkpoint to a URL prefix: data files, then ``.meta``, the index last; returns URLs."""
     directory, name = os.path.split(local_prefix)
     files = sorted(f for f in os.listdir(directory or ".")
-                   if f.startswith(name + ".") and _DATA.search(f[len(name):]))
+                   if f.startswith(name + ".") and DATA_SUFFIX.search(f[len(name):]))
     if include_meta and os.path.exists(f"{local_prefix}.{meta_graph_suffix}"):
         files.append(f"{name}.{meta_graph_suffix}")
     if os.path.exists(local_prefix + ".index"):
@@ -97,7 +95,7 @@ def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool 
     staging = tempfile.mkdtemp(prefix="tf1-saver-remote-")
     try:
         written = saver.save(sess, os.path.join(staging, name or "ckpt"), write_state=False, **options)
-        staged = sorted({f.rsplit(".", 1)[0] for f in os.listdir(staging) if _DATA.search(f)
+        staged = sorted({f.rsplit(".", 1)[0] for f in os.listdir(staging) if DATA_SUFFIX.search(f)
                          or f.endswith((".index", "." + meta_graph_suffix))})
         file_io.makedirs(directory)
         for local_prefix in staged:  # a sharded V1 save or an empty saver's lone .meta included
