@@ -58,10 +58,13 @@ def _reduce_kernel(function):
     def compute(ctx, op, inputs):
         x, axes = inputs
         x = np.asarray(x)
-        axes = tuple(int(a) % x.ndim if x.ndim else int(a) for a in np.asarray(axes).reshape(-1))
-        for axis in axes:
-            if x.ndim and not 0 <= axis < x.ndim:
-                raise errors.InvalidArgumentError(None, op, f"Invalid reduction dimension {axis}")
+        axes = tuple(int(a) for a in np.asarray(axes).reshape(-1))
+        if x.ndim:
+            for axis in axes:
+                if not -x.ndim <= axis < x.ndim:  # TF's text, closing parenthesis missing
+                    raise errors.InvalidArgumentError(
+                        None, op, f"Invalid reduction dimension ({axis} for input with {x.ndim} dimension(s)")
+            axes = tuple(axis % x.ndim for axis in axes)
         with np.errstate(invalid="ignore", divide="ignore"):
             if x.ndim == 0:
                 result = x

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from graph import errors
 from graph.base import dtypes
 from graph.ops import math_ops
 from graph.ops import constant_ops as ops
@@ -190,3 +191,21 @@ def test_math_values_match_tensorflow(tf1):
     for a, b in zip(mine, real):
         assert a.dtype == b.dtype
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("axis", [[5], [-3], [2], [-2], [0, -1]])
+def test_fed_reduction_axis_is_range_checked_as_tensorflow(tf1, axis):
+    def build(tf):
+        a = tf.placeholder(tf.int32, None, name="axis")
+        return a, [tf.reduce_sum(tf.constant(X), a), tf.reduce_max(tf.constant(X), a)]
+    (ours, (a, fetches)), (theirs, (ta, tfetches)) = assert_same_graph(tf1, build)
+    for mine, real in zip(fetches, tfetches):
+        try:
+            expected = tf1.Session(graph=theirs).run(real, {ta: axis})
+        except tf1.errors.InvalidArgumentError as error:
+            with pytest.raises(errors.InvalidArgumentError) as raised:
+                session.Session(graph=ours).run(mine, {a: axis})
+            assert raised.value.message in error.message  # TF prefixes "Graph execution error:"
+        else:
+            np.testing.assert_allclose(session.Session(graph=ours).run(mine, {a: axis}), expected, rtol=1e-6)
