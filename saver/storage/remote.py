@@ -31,7 +31,7 @@ from saver.format.bundle_files import DATA_SUFFIX
 from saver.storage import state
 from saver.storage.reader import local_checkpoint
 
-__all__ = ["local_output", "latest_checkpoint", "upload_checkpoint", "save", "restore"]
+__all__ = ["local_output", "upload_checkpoint", "save", "restore"]
 
 
 def upload_checkpoint(local_prefix: str, url_prefix: str, include_meta: bool = True,
@@ -71,12 +71,6 @@ def local_output(path_or_url) -> Iterator[str]:
         upload_checkpoint(prefix, path_or_url)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-
-
-def latest_checkpoint(url_dir: str, latest_filename: str | None = None) -> str | None:
-    """The newest checkpoint prefix named by ``<url_dir>/checkpoint`` (a URL for a URL), or None
-    (saver.storage.state.latest_checkpoint, which reads URLs through the file layer)."""
-    return state.latest_checkpoint(url_dir, latest_filename)
 
 
 def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool = True,

@@ -15,6 +15,7 @@ from graph.core.graph import Graph  # noqa: E402
 from graph.platform import file_io  # noqa: E402
 from saver.storage import reader as reader_lib  # noqa: E402
 from saver.storage import remote  # noqa: E402
+from saver.storage import state as state_lib  # noqa: E402
 from saver.format.bundle import write_checkpoint  # noqa: E402
 from saver.storage.reader import list_variables, load_checkpoint, load_variable  # noqa: E402
 
@@ -80,7 +81,7 @@ def test_saver_save_and_restore_with_state_file(memory_dir):
         state = file_io.read_bytes(memory_dir + "/checkpoint").decode()  # absolute, as TF (save_relative_paths)
         assert state == (f'model_checkpoint_path: "{second}"\nall_model_checkpoint_paths: "{first}"\n'
                          f'all_model_checkpoint_paths: "{second}"\n')
-        assert remote.latest_checkpoint(memory_dir) == second
+        assert state_lib.latest_checkpoint(memory_dir) == second
         with tf.Session() as sess:
             remote.restore(saver, sess, memory_dir)  # a directory: its newest checkpoint
             assert sess.run(v).tolist() == [5.0, 6.0]
@@ -117,7 +118,7 @@ def test_missing_remote_checkpoints(memory_dir):
     fsspec.filesystem("memory").makedirs(memory_dir[len("memory://"):], exist_ok=True)
     with pytest.raises(NotFoundError, match="checkpoint"):
         load_checkpoint(memory_dir)
-    assert remote.latest_checkpoint(memory_dir) is None
+    assert state_lib.latest_checkpoint(memory_dir) is None
     with pytest.raises(NotFoundError):
         file_io.read_bytes(memory_dir + "/checkpoint")
 
