@@ -34,13 +34,11 @@ from graph.ops import constant_ops as ops
 from saver.format.bundle import BundleWriter, Slice, merge_bundles
 from saver.format.coding import parse_shape_and_slice
 from saver.format.v1 import write_v1_checkpoint
-# RestoreV2 reads through read_tensors; the array types are re-exported with it (tests/saver/test_save_ops.py).
-from saver.graph_ops.restored_arrays import PendingRead, RestoredArray, read_tensors
+from saver.graph_ops.restored_arrays import read_tensors
 
 __all__ = [
     "save_v2", "restore_v2", "merge_v2_checkpoints", "save_slices", "save_tensors", "sharded_filename",
     "sharded_filespec", "string_join", "static_regex_full_match",
-    "RestoredArray", "PendingRead", "read_tensors",
 ]
 
 

@@ -8,7 +8,7 @@ import pytest
 import graph.compat.v1 as tf
 from graph.ops import array_index_ops
 from graph import errors
-from saver.graph_ops import save_ops
+from saver.graph_ops import restored_arrays, save_ops
 from saver.format.bundle import BundleReader
 
 
@@ -70,8 +70,8 @@ def test_restore_v2_errors(g, tmp_path):
 def test_restore_v2_output_is_adoptable(g, tmp_path):
     prefix = str(tmp_path / "r")
     _run(save_ops.save_v2(prefix, ["a"], [""], [tf.constant([1.0, 2.0])]))
-    arrays = save_ops.read_tensors(prefix, ["a"], [""], [tf.float32])
-    assert isinstance(arrays[0], save_ops.RestoredArray) and arrays[0].flags.owndata is False
+    arrays = restored_arrays.read_tensors(prefix, ["a"], [""], [tf.float32])
+    assert isinstance(arrays[0], restored_arrays.RestoredArray) and arrays[0].flags.owndata is False
     assert arrays[0].base.flags.c_contiguous
 
 
