@@ -11,7 +11,7 @@ from graph.viz.picture import write_figure
 from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, one_line, warn
 from saver.cli.sources import open_reader
 from saver.storage import picture
-from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY
+from saver.storage.object_graph_keys import OBJECT_GRAPH_PROTO_KEY
 
 # The .meta commands import the graph emulator where they run (the one place in saver that imports inside
 # functions): every other command, and --help, starts without the op families (measured: 0.60 s -> 0.45 s).

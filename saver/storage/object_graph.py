@@ -31,17 +31,14 @@ from saver.format.bundle_reader import BundleReader
 from saver.format.proto import TrackableObjectGraph
 from saver.storage import state
 from saver.storage.object_graph_keys import (OBJECT_ATTRIBUTES_NAME, OBJECT_GRAPH_PROTO_KEY, OPTIMIZER_SLOTS_NAME,
-                                             SERIALIZE_TO_TENSORS_NAME, VARIABLE_VALUE_KEY, checkpoint_key,
-                                             escape_local_name, object_path_to_string, slot_variable_key,
-                                             unescape_local_name)
+                                             VARIABLE_VALUE_KEY, checkpoint_key, object_path_to_string,
+                                             slot_variable_key)
 
 if TYPE_CHECKING:
     import networkx
 
 __all__ = [
-    "OBJECT_GRAPH_PROTO_KEY", "OBJECT_ATTRIBUTES_NAME", "OPTIMIZER_SLOTS_NAME", "SERIALIZE_TO_TENSORS_NAME",
-    "VARIABLE_VALUE_KEY", "escape_local_name", "unescape_local_name", "object_path_to_string",
-    "checkpoint_key", "slot_variable_key", "Attribute", "SlotVariable", "RegisteredSaver", "Node",
+    "Attribute", "SlotVariable", "RegisteredSaver", "Node",
     "ObjectGraph", "object_graph_from_checkpoint", "object_graph_key_mapping",
 ]
 

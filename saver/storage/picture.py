@@ -20,7 +20,8 @@ import os
 from graph.errors import OpError
 from graph.viz.figure import Edge, Figure, Node, render
 from graph.viz.picture import write_figure
-from saver.storage.object_graph import VARIABLE_VALUE_KEY, ObjectGraph, object_graph_from_checkpoint
+from saver.storage.object_graph import ObjectGraph, object_graph_from_checkpoint
+from saver.storage.object_graph_keys import VARIABLE_VALUE_KEY
 from saver.storage.reader import load_checkpoint
 
 __all__ = ["figure", "to_dot", "to_svg", "write", "classify", "OPTIMIZER_COLOR", "VARIABLE_COLOR", "SLOT_COLOR"]

@@ -22,7 +22,8 @@ import _mutate
 from graph.errors import DataLossError, NotFoundError, OpError
 from saver.storage import state as state_lib
 from saver.format.bundle import BundleWriter
-from saver.storage.object_graph import OBJECT_GRAPH_PROTO_KEY, ObjectGraph
+from saver.storage.object_graph import ObjectGraph
+from saver.storage.object_graph_keys import OBJECT_GRAPH_PROTO_KEY
 from saver.storage.reader import load_checkpoint
 from saver.format.v1 import write_v1_checkpoint
 

@@ -13,6 +13,7 @@ import pytest
 
 from graph.errors import DataLossError, NotFoundError
 from saver.storage import object_graph as og
+from saver.storage import object_graph_keys as ogk
 from saver.storage.object_graph import ObjectGraph
 from saver.storage.object_graph_builder import Var, build_object_graph
 from saver.format.proto import TrackableObjectGraph
@@ -54,22 +55,22 @@ def _proto(*nodes):
     ("", ""), ("ünï cödé", "ünï cödé"), ("/", ".S"), (".", ".."), ("S", "S"), ("./S", "...SS"),
 ])
 def test_escape_round_trip(name, escaped):
-    assert og.escape_local_name(name) == escaped
-    assert og.unescape_local_name(escaped) == name
+    assert ogk.escape_local_name(name) == escaped
+    assert ogk.unescape_local_name(escaped) == name
 
 
 @pytest.mark.parametrize("bad", [".", "a.b", "a.", ".x", "..."])
 def test_unescape_rejects_lone_dots(bad):
     with pytest.raises(ValueError, match="not an escaped local name"):
-        og.unescape_local_name(bad)
+        ogk.unescape_local_name(bad)
 
 
 def test_key_helpers():
-    assert og.object_path_to_string(["model", "d", "a/b"]) == "model/d/a.Sb"
-    assert og.checkpoint_key("net/l1/_kernel", "VARIABLE_VALUE") == "net/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE"
-    assert og.checkpoint_key("x", og.SERIALIZE_TO_TENSORS_NAME) == "x/.ATTRIBUTES/"
-    assert og.checkpoint_key("x", "a.b/c") == "x/.ATTRIBUTES/a..b.Sc"
-    assert og.slot_variable_key("model/v", "opt", "m") == "model/v/.OPTIMIZER_SLOT/opt/m"
+    assert ogk.object_path_to_string(["model", "d", "a/b"]) == "model/d/a.Sb"
+    assert ogk.checkpoint_key("net/l1/_kernel", "VARIABLE_VALUE") == "net/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE"
+    assert ogk.checkpoint_key("x", ogk.SERIALIZE_TO_TENSORS_NAME) == "x/.ATTRIBUTES/"
+    assert ogk.checkpoint_key("x", "a.b/c") == "x/.ATTRIBUTES/a..b.Sc"
+    assert ogk.slot_variable_key("model/v", "opt", "m") == "model/v/.OPTIMIZER_SLOT/opt/m"
 
 
 # ------------------------------------------------------------------------------- TF-written graphs
@@ -94,7 +95,7 @@ def test_paths_reproduce_every_checkpoint_key(name):
     graph, expected = _graph(name)
     for node, attribute in graph.attributes():
         assert graph.expected_checkpoint_key(node.node_id, attribute.name) == attribute.checkpoint_key
-    tensor_keys = set(expected["variables"]) - {og.OBJECT_GRAPH_PROTO_KEY}
+    tensor_keys = set(expected["variables"]) - {ogk.OBJECT_GRAPH_PROTO_KEY}
     for key in tensor_keys:  # every saved tensor belongs to an attribute (maybe by prefix)
         node, attribute = graph.attribute_for_key(key)
         assert key.startswith(attribute.checkpoint_key)
@@ -151,9 +152,9 @@ def test_odd_names_paths_and_shared_variable():
     assert keys["shared"] == "model/first/.ATTRIBUTES/VARIABLE_VALUE"  # BFS-first of model/first, model/d/again
     node = graph.attribute_for_key(keys["xy"])[0]
     assert graph.path(node.node_id) == ("model", "d", "x..y/.z")
-    assert [og.unescape_local_name(p) for p in graph.path_string(node.node_id).split("/")] == \
+    assert [ogk.unescape_local_name(p) for p in graph.path_string(node.node_id).split("/")] == \
         ["model", "d", "x..y/.z"]
-    assert sorted(expected["variables"]) == sorted(list(keys.values()) + [og.OBJECT_GRAPH_PROTO_KEY])
+    assert sorted(expected["variables"]) == sorted(list(keys.values()) + [ogk.OBJECT_GRAPH_PROTO_KEY])
 
 
 def test_tree_rendering():
@@ -190,7 +191,7 @@ def test_object_graph_from_checkpoint_prefix_dir_and_reader():
 
     class FakeReader:
         def has_tensor(self, key):
-            return key == og.OBJECT_GRAPH_PROTO_KEY
+            return key == ogk.OBJECT_GRAPH_PROTO_KEY
 
         def get_tensor(self, key):
             return np.array(graph.to_bytes(), dtype=object)
@@ -379,7 +380,7 @@ def test_tensorflow_restores_a_checkpoint_with_our_object_graph(tmp_path):
     prefix = str(tmp_path / "ours")
     write_checkpoint(prefix, {keys["ab"]: np.array([1.5, -2.0], np.float32), keys["cd"]: np.array(7, np.int64),
                               keys["Variable"]: np.array(3, np.int32), keys["save_counter"]: np.array(1, np.int64),
-                              og.OBJECT_GRAPH_PROTO_KEY: np.array(graph.to_bytes(), dtype=object)})
+                              ogk.OBJECT_GRAPH_PROTO_KEY: np.array(graph.to_bytes(), dtype=object)})
     script = tmp_path / "restore.py"
     script.write_text(_RESTORE_SCRIPT)
     done = subprocess.run([sys.executable, str(script), prefix], capture_output=True, text=True, timeout=120)
