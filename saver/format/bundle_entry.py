@@ -34,11 +34,21 @@ from saver.format.proto import BundleEntryProto, TensorShapeProto, TensorSlicePr
 
 __all__ = ["HEADER_KEY", "TENSOR_BUNDLE_VERSION", "TENSOR_BUNDLE_MIN_PRODUCER", "check_versions",
            "BundleEntry", "CANONICAL_TAIL", "decode_entry", "decode_dtype_and_shape", "encode_entry", "Slice", "slice_to_proto",
-           "slice_from_proto"]
+           "slice_from_proto", "key_bytes", "key_str"]
 
 HEADER_KEY = b""                # tensor_bundle.cc kHeaderEntryKey: the index key of BundleHeaderProto
 TENSOR_BUNDLE_VERSION = 1       # tensor_bundle.h kTensorBundleVersion (producer written, consumer read)
 TENSOR_BUNDLE_MIN_PRODUCER = 0  # tensor_bundle.h kTensorBundleMinProducer
+
+
+def key_bytes(key) -> bytes:
+    """A tensor name as its index key: a str as UTF-8 (lone surrogates kept), bytes as they are."""
+    return key.encode("utf-8", "surrogateescape") if isinstance(key, str) else bytes(key)
+
+
+def key_str(key: bytes) -> str:
+    """An index key as a tensor name (the inverse of key_bytes)."""
+    return key.decode("utf-8", "surrogateescape")
 
 
 def check_versions(version: VersionDef | None, where: str) -> None:

@@ -29,7 +29,7 @@ from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.base import crc
 from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
-                                      decode_entry)
+                                      decode_entry, key_bytes, key_str)
 from saver.format.bundle_files import DataFileReader, data_filename, file_id, index_filename, stat_id
 from saver.format.bundle_strings import read_string_tensor
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
@@ -44,14 +44,6 @@ _OPEN_ATTEMPTS = 20             # re-reads of an index replaced while it is bein
 _MAX_EAGER_SHARDS = 1024        # data files opened up front; the rest on demand
 _MAX_ELEMENTS = 1 << 62         # anything above cannot be a real tensor
 _STRING_TYPES = (dtypes.string, dtypes.variant)
-
-
-def _key_bytes(key) -> bytes:
-    return key.encode("utf-8", "surrogateescape") if isinstance(key, str) else bytes(key)
-
-
-def _key_str(key: bytes) -> str:
-    return key.decode("utf-8", "surrogateescape")
 
 
 class BundleReader:
@@ -161,7 +153,7 @@ class BundleReader:
             return decode_entry(raw)
         except DataLossError as error:
             raise DataLossError(None, None, f"{self.index_path}: cannot parse the BundleEntryProto of key "
-                                f"{_key_str(key)!r}: {error.message}") from error
+                                f"{key_str(key)!r}: {error.message}") from error
 
     # -- keys and entries ----------------------------------------------------------------------
 
@@ -171,7 +163,7 @@ class BundleReader:
             if key != HEADER_KEY:
                 entry = self._entries.get(key)
                 if entry is None:
-                    entry = self._entries[key] = self._parse(BundleEntryProto, raw, _key_str(key))
+                    entry = self._entries[key] = self._parse(BundleEntryProto, raw, key_str(key))
                 yield key, entry
 
     def records(self) -> Iterator[tuple[bytes, BundleEntry]]:
@@ -186,10 +178,10 @@ class BundleReader:
 
     def keys(self) -> list[str]:
         """Every tensor name, sorted, without the header and the ``\\x00`` slice keys."""
-        return [_key_str(key) for key in self._table.keys() if key and key[0] != 0]
+        return [key_str(key) for key in self._table.keys() if key and key[0] != 0]
 
     def __contains__(self, key) -> bool:
-        raw = _key_bytes(key)
+        raw = key_bytes(key)
         return raw != HEADER_KEY and (raw in self._records or self._table.get(raw) is not None)
 
     def contains(self, key: str) -> bool:
@@ -203,12 +195,12 @@ class BundleReader:
         return NotFoundError(None, None, f"Key {key} not found in checkpoint {self.prefix} ({len(names)} keys).{hint}")
 
     def _record(self, key) -> BundleEntry:
-        raw_key = _key_bytes(key)
+        raw_key = key_bytes(key)
         record = self._records.get(raw_key)
         if record is None:
             raw = self._table.get(raw_key) if raw_key != HEADER_KEY else None
             if raw is None:
-                raise self._not_found(_key_str(raw_key))
+                raise self._not_found(key_str(raw_key))
             record = self._records[raw_key] = self._decode(raw_key, raw)
         return record
 
@@ -218,13 +210,13 @@ class BundleReader:
         Raises:
             NotFoundError: naming the closest keys present.
         """
-        raw_key = _key_bytes(key)
+        raw_key = key_bytes(key)
         entry = self._entries.get(raw_key)
         if entry is None:
             raw = self._table.get(raw_key) if raw_key != HEADER_KEY else None
             if raw is None:
-                raise self._not_found(_key_str(raw_key))
-            entry = self._entries[raw_key] = self._parse(BundleEntryProto, raw, _key_str(raw_key))
+                raise self._not_found(key_str(raw_key))
+            entry = self._entries[raw_key] = self._parse(BundleEntryProto, raw, key_str(raw_key))
         return entry
 
     def _dtype_and_shape(self, key: str, record: BundleEntry) -> tuple[dtypes.DType, tuple[int, ...]]:
@@ -337,7 +329,7 @@ class BundleReader:
             NotFoundError: if the key is missing. DataLossError: on any damage.
         """
         record = self._record(key)
-        name = key if isinstance(key, str) else _key_str(key)
+        name = key if isinstance(key, str) else key_str(key)
         if record.slices:
             _, shape = self._dtype_and_shape(name, record)
             return self.lookup_slice(name, TensorSlice.full(len(shape)), out=out)
@@ -420,7 +412,7 @@ class BundleReader:
             overlap = stored.intersect(spec, full_shape)
             if overlap is None:
                 continue
-            slice_key = encode_tensor_name_slice(_key_bytes(full_tensor_key), stored)
+            slice_key = encode_tensor_name_slice(key_bytes(full_tensor_key), stored)
             try:
                 slice_record = self._record(slice_key)
             except NotFoundError as error:

@@ -31,7 +31,8 @@ from graph.base import dtypes
 from graph.errors import InvalidArgumentError
 from graph.base import crc
 from graph.platform.file_io import temp_filename
-from saver.format.bundle_entry import HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry
+from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry, key_bytes,
+                                      key_str)
 from saver.format.bundle_strings import encode_strings, encode_variants
 from saver.format.bundle_files import DataFileWriter, data_filename, index_filename, make_parent_directory
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
@@ -43,14 +44,6 @@ __all__ = ["BundleWriter", "write_checkpoint", "write_index", "TENSOR_BUNDLE_VER
 TENSOR_BUNDLE_MIN_CONSUMER = 0  # tensor_bundle.h kTensorBundleMinConsumer (0 -> left out)
 _STRING_TYPES = (dtypes.string, dtypes.variant)
 _LITTLE_ENDIAN_HOST = sys.byteorder == "little"
-
-
-def _key_bytes(key) -> bytes:
-    return key.encode("utf-8", "surrogateescape") if isinstance(key, str) else bytes(key)
-
-
-def _key_str(key: bytes) -> str:
-    return key.decode("utf-8", "surrogateescape")
 
 
 def _as_array(value, dtype) -> tuple[np.ndarray, dtypes.DType]:
@@ -139,9 +132,9 @@ class BundleWriter:
             InvalidArgumentError: for a duplicate key or an unsaveable value.
         """
         assert not self._finished, "BundleWriter already finished"
-        raw_key = _key_bytes(key)
+        raw_key = key_bytes(key)
         if raw_key in self._entries:
-            raise InvalidArgumentError(None, None, f"Adding duplicate key: {_key_str(raw_key)}")
+            raise InvalidArgumentError(None, None, f"Adding duplicate key: {key_str(raw_key)}")
         array, dtype = _as_array(value, dtype)
         offset = self._file.size
         if dtype in _STRING_TYPES:
@@ -172,22 +165,22 @@ class BundleWriter:
         array, dtype = _as_array(slice_tensor, dtype)
         expected = spec.slice_shape(full_shape)
         if tuple(array.shape) != expected:
-            raise InvalidArgumentError(None, None, f"Slice {spec} of {_key_str(_key_bytes(full_tensor_key))} with shape "
+            raise InvalidArgumentError(None, None, f"Slice {spec} of {key_str(key_bytes(full_tensor_key))} with shape "
                                        f"{list(full_shape)} needs a value of shape {list(expected)}, "
                                        f"got {list(array.shape)}")
         if spec.is_full() or expected == full_shape:
             self.add(full_tensor_key, array, dtype)
             return
-        raw_key = _key_bytes(full_tensor_key)
+        raw_key = key_bytes(full_tensor_key)
         full = self._entries.get(raw_key)
         if full is None:
             full = self._entries[raw_key] = BundleEntry(dtype.as_datatype_enum, full_shape)
         elif full.dtype != dtype.as_datatype_enum or full.shape != full_shape:
-            raise InvalidArgumentError(None, None, f"Slice {spec} of {_key_str(raw_key)} has dtype {dtype.name} and full "
+            raise InvalidArgumentError(None, None, f"Slice {spec} of {key_str(raw_key)} has dtype {dtype.name} and full "
                                        f"shape {list(full_shape)} but an earlier slice had dtype "
                                        f"{dtypes.as_dtype(full.dtype).name} and full shape {list(full.shape)}")
         elif not full.slices:
-            raise InvalidArgumentError(None, None, f"Adding duplicate key: {_key_str(raw_key)}")
+            raise InvalidArgumentError(None, None, f"Adding duplicate key: {key_str(raw_key)}")
         full.slices.append(spec)
         self.add(encode_tensor_name_slice(raw_key, spec), array, dtype)
 

@@ -18,7 +18,7 @@ import os
 from collections.abc import Sequence
 
 from graph.errors import InvalidArgumentError, NotFoundError
-from saver.format.bundle_entry import BundleEntry
+from saver.format.bundle_entry import BundleEntry, key_str
 from graph.platform.file_io import temp_filename
 from saver.format.bundle_files import data_filename, index_filename, make_parent_directory
 from saver.format.bundle_reader import BundleReader
@@ -26,10 +26,6 @@ from saver.format.bundle_writer import remove_stale_index, write_index
 from saver.format.proto import BundleHeaderProto, VersionDef
 
 __all__ = ["merge_bundles"]
-
-
-def _key_str(key: bytes) -> str:
-    return key.decode("utf-8", "surrogateescape")
 
 
 def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: bool = True,
@@ -72,10 +68,10 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
                 existing = entries.get(key)
                 if existing is not None:
                     if not existing.slices or not record.slices:
-                        raise InvalidArgumentError(None, None, f"Duplicate tensor keyed by {_key_str(key)} encountered, "
+                        raise InvalidArgumentError(None, None, f"Duplicate tensor keyed by {key_str(key)} encountered, "
                                                    f"when merging prefix: {prefix}")
                     if existing.dtype != record.dtype or existing.shape != record.shape:
-                        raise InvalidArgumentError(None, None, f"Partitioned tensor {_key_str(key)} has different dtype "
+                        raise InvalidArgumentError(None, None, f"Partitioned tensor {key_str(key)} has different dtype "
                                                    f"or shape in {prefix}")
                     existing.slices = existing.slices + record.slices
                     continue
