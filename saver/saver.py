@@ -259,9 +259,10 @@ class Saver:
         if global_step is not None:
             if not isinstance(global_step, (int, np.integer)) or isinstance(global_step, bool):
                 global_step = int(sess.run(global_step))
-            checkpoint_file = "%s-%d" % (save_path, global_step)
             if self._pad_step_number:
-                checkpoint_file = "{}-{}".format(save_path, f"{global_step:08d}")
+                checkpoint_file = f"{save_path}-{global_step:08d}"
+            else:
+                checkpoint_file = "%s-%d" % (save_path, global_step)
         else:
             checkpoint_file = save_path
             if os.path.basename(save_path) == latest_filename and not self._sharded:
