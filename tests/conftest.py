@@ -11,6 +11,8 @@ if ROOT not in sys.path:
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+# TF 2.21 offers tf.layers and tf.nn.rnn_cell only through the legacy Keras package (tf-keras).
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 
 def pytest_configure(config):
