@@ -29,6 +29,7 @@ _TOP_LEVEL_MODULES = (
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
     "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
+    "graph.ops.sequence_ops",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.

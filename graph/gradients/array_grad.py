@@ -26,6 +26,7 @@ from graph.ops import math_grad_ops
 from graph.ops import math_ops
 from graph.ops import pad_ops
 from graph.ops import reduction_ops
+from graph.ops import sequence_ops
 
 __all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
 
@@ -336,3 +337,9 @@ def _tile_grad(op, grad):
     input_grad = reduction_ops.reduce_sum(array_ops.reshape(grad, split_shape), axes)
     input_grad.set_shape(op.inputs[0].shape)
     return [input_grad, None]
+
+
+@RegisterGradient("ReverseSequence")
+def _reverse_sequence_grad(op, grad):
+    return [sequence_ops.reverse_sequence(grad, op.inputs[1], seq_axis=op.get_attr("seq_dim"),
+                                          batch_axis=op.get_attr("batch_dim")), None]
