@@ -23,6 +23,7 @@ LAYERS = (
     ("graph.variables",),
     ("graph.gradients",),
     ("graph.train",),
+    ("graph.layers",),
     ("graph.data",),
     ("graph.runtime",),
     ("graph.summary",),
