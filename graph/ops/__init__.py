@@ -20,6 +20,7 @@ KERNEL_FAMILIES = (
     "summary_ops", "summary_image_ops",
     "data_flow_ops", "top_k_ops", "candidate_sampling_ops", "sparse_ops", "segment_ops",
     "tensor_array_ops", "control_flow_frame_ops", "sequence_ops",
+    "queue_ops",
 )
 
 for _family in KERNEL_FAMILIES:

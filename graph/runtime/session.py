@@ -4,6 +4,11 @@
 nested lists/tuples/dicts/namedtuples: graph.runtime.fetches), checks and converts the feeds, and
 executes a plan (graph.runtime.plan) with the executor (graph.runtime.executor).  Plans are cached
 per (graph version, fetch identity, feed keys), so a repeated ``run`` only executes kernels.
+
+``run`` may be called from several threads at once, as TensorFlow's: a plan is immutable once built
+(built under a lock, read without one), each run keeps its values in its own slot list, and a kernel
+that waits (a dequeue from an empty queue) blocks only its own thread.  Variables' in-place updates
+may race between runs, as TensorFlow's do.  ``close`` cancels the runs still waiting in a queue.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from graph.core import default_session
 from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.sparse_tensor import SparseTensor
+from graph.ops.queue_state import QueueState, set_deadline
 from graph.runtime.config import CPU_MEMORY_LIMIT, LOCAL_DEVICE_PREFIX, ConfigProto, DeviceAttributes
 from graph.runtime.executor import Context, execute
 from graph.runtime.fetches import expand_sparse_feeds, fetch_key
@@ -48,7 +54,7 @@ class BaseSession:
         self._placed: set[str] = set()
         self._default_graph_context = None
         self._default_session_context = None
-        self._lock = threading.RLock()
+        self._plan_lock = threading.Lock()  # plans are built once; runs read the cache without it
 
     # ------------------------------------------------------------- properties
     @property
@@ -78,6 +84,9 @@ class BaseSession:
     def close(self) -> None:
         """Closes the session, freeing its variable values."""
         self._closed = True
+        for state in list(self._context.op_state.values()):
+            if isinstance(state, QueueState):  # runs blocked in a queue end with CancelledError
+                state.cancel()
         self._context.variables.clear()
         self._context.op_state.clear()
         self._plans.clear()
@@ -129,23 +138,22 @@ class BaseSession:
                             f"instead of '{type(feed_dict).__name__}'.")
         if feed_dict and SparseTensor in map(type, feed_dict):  # C-speed scan: most feeds have none
             feed_dict = expand_sparse_feeds(feed_dict)
-        with PausedGC():
-            return self._run(fetches, feed_dict)
+        timeout = getattr(options, "timeout_in_ms", 0) if options is not None else 0
+        if timeout:
+            set_deadline(timeout)
+        try:
+            with PausedGC():
+                return self._run(fetches, feed_dict)
+        finally:
+            if timeout:
+                set_deadline(None)
 
     def _run(self, fetches, feed_dict):
         graph = self._graph
-        if graph._version != self._plans_version:
-            self._plans.clear()
-            self._plans_version = graph._version
         key = (fetch_key(fetches), tuple(k if type(k) is str else id(k) for k in feed_dict) if feed_dict else ())
-        plan = self._plans.get(key)
+        plan = self._plans.get(key) if graph._version == self._plans_version else None
         if plan is None:
-            plan = build_plan(graph, fetches, feed_dict)
-            if len(self._plans) >= _PLAN_CACHE_LIMIT:
-                self._plans.clear()
-            self._plans[key] = plan
-            if self._config is not None and self._config.log_device_placement:
-                self._log_placement()
+            plan = self._plan(key, fetches, feed_dict)
         values = [None] * plan.num_slots
         if feed_dict:
             for (tensor, slot), (key_object, value) in zip(plan.feeds, feed_dict.items()):
@@ -155,6 +163,23 @@ class BaseSession:
         for index, (slot, element) in enumerate(plan.fetch_slots):
             results.append(None if slot is None else fetch_value(values[slot], element, index))
         return plan.fetcher.build(results)
+
+    def _plan(self, key, fetches, feed_dict):
+        """The cached plan for ``key``, built (once, whichever thread asks first) if missing."""
+        graph = self._graph
+        with self._plan_lock:
+            if graph._version != self._plans_version:
+                self._plans = {}  # a new dict: runs reading the old one keep a consistent view
+                self._plans_version = graph._version
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = build_plan(graph, fetches, feed_dict)
+                if len(self._plans) >= _PLAN_CACHE_LIMIT:
+                    self._plans = {}
+                self._plans[key] = plan
+                if self._config is not None and self._config.log_device_placement:
+                    self._log_placement()
+        return plan
 
     def _log_placement(self) -> None:
         """Prints 'name: (Type): device' for ops not yet placed, as TF's placer does (to stdout)."""

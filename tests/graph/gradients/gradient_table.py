@@ -164,6 +164,9 @@ UNREGISTERED_IN_TF = frozenset({
     # nothing differentiable ever flows into it)
     "Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints",
     "ShardedFilename", "ShardedFilespec", "StringJoin", "StaticRegexFullMatch",
+    # queues (TF declares only the V1 queue ops NotDifferentiable; nothing for the V2 resource ops)
+    "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
+    "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",
 })
 
 

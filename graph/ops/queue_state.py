@@ -1,0 +1,206 @@
+"""The per-session state of a queue op: a bounded buffer of element tuples with TF's blocking semantics.
+
+TensorFlow's queue kernels (core/kernels/queue_base.cc, fifo_queue.cc, random_shuffle_queue_op.cc,
+padding_fifo_queue.cc) serve enqueue and dequeue *attempts* in arrival order; an attempt blocks until it
+can complete.  Here each attempt is a waiter on one ``threading.Condition`` and waits for its turn in its
+line (enqueues, dequeues), so a thread blocked in ``Session.run`` leaves every other thread free:
+
+- enqueue: waits for room; ``close()`` first lets the enqueues already waiting finish (the close joins the
+  enqueue line), ``close(cancel_pending_enqueues=True)`` cancels them ("Enqueue operation was cancelled");
+  an enqueue after the close fails with CancelledError "<kind> '<name>' is closed.".
+- dequeue of n: takes elements as they come (a RandomShuffleQueue keeps ``min_after_dequeue`` until it is
+  closed); once closed with too few, puts back what it took and raises OutOfRangeError, or (dequeue_up_to)
+  returns what is left.
+- the session closing cancels every waiter (CancelledError "Dequeue/Enqueue operation was cancelled").
+- ``RunOptions(timeout_in_ms=...)`` bounds a wait: DeadlineExceededError "Timed out waiting for notification".
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+
+import numpy as np
+
+from graph import errors
+from graph.base.paused_gc import gc_resumed
+from graph.ops.philox import Philox
+
+__all__ = ["QueueState", "set_deadline"]
+
+_local = threading.local()  # the current thread's run deadline (time.monotonic() seconds), if any
+
+
+def set_deadline(timeout_in_ms: int | None) -> None:
+    """Bounds the waits of the calling thread's current run (None or <= 0: no bound)."""
+    _local.deadline = time.monotonic() + timeout_in_ms / 1000.0 if timeout_in_ms and timeout_in_ms > 0 else None
+
+
+class _Attempt:
+    """One waiting enqueue or close: cancelled by ``close(cancel_pending_enqueues=True)``."""
+
+    __slots__ = ("cancelled",)
+
+    def __init__(self):
+        self.cancelled = False
+
+
+class _Uint32Stream:
+    """SingleSampleAdapter<PhiloxRandom>: the generator's uint32 outputs one at a time."""
+
+    def __init__(self, seed: int, seed2: int):
+        if seed == 0 and seed2 == 0:  # RandomShuffleQueue: both unset -> random::New64() twice
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(0, 2**63, size=2))
+        self._philox = Philox(seed, seed2)
+        self._block: list[int] = []
+
+    def next(self) -> int:
+        if not self._block:
+            self._block = [int(v) for v in self._philox.blocks(0, 1)[0]][::-1]
+            self._philox.skip(1)
+        return self._block.pop()
+
+
+class QueueState:
+    """One queue in one session: its elements (tuples of ndarrays), capacity, lines of waiters and flags."""
+
+    def __init__(self, kind: str, name: str, dtypes: list, shapes: list | None, capacity: int,
+                 min_after_dequeue: int = 0, seeds: tuple[int, int] | None = None):
+        self.kind = kind  # "FIFOQueue", "RandomShuffleQueue" or "PaddingFIFOQueue": TF's messages name it
+        self.name = name
+        self.dtypes = dtypes
+        self.shapes = shapes  # list of TensorShape, or None when unspecified
+        self.capacity = capacity if capacity >= 0 else None
+        self.min_after_dequeue = min_after_dequeue
+        self._random = _Uint32Stream(*seeds) if seeds is not None else None
+        self.elements: collections.deque | list = [] if self._random else collections.deque()
+        self.closed = False
+        self.cancelled = False  # the session closed
+        self._condition = threading.Condition()
+        self._enqueue_line: collections.deque = collections.deque()
+        self._dequeue_line: collections.deque = collections.deque()
+
+    # ------------------------------------------------------------- waiting
+    def _wait(self, op) -> None:
+        deadline = getattr(_local, "deadline", None)
+        with gc_resumed():
+            if deadline is None:
+                self._condition.wait()
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._condition.wait(remaining):
+                raise errors.DeadlineExceededError(None, op, "Timed out waiting for notification")
+
+    def cancel(self) -> None:
+        """The session is closing: every waiter fails with CancelledError."""
+        with self._condition:
+            self.cancelled = True
+            self._condition.notify_all()
+
+    def size(self) -> int:
+        """The number of elements now."""
+        return len(self.elements)
+
+    # ------------------------------------------------------------- enqueue and close
+    def enqueue(self, op, rows: list[tuple]) -> None:
+        """Appends ``rows`` in order, waiting for room (one row at a time, as TF's TryEnqueueMany)."""
+        attempt = _Attempt()
+        with self._condition:
+            self._enqueue_line.append(attempt)
+            try:
+                for row in rows:
+                    while True:
+                        if attempt.cancelled or self.cancelled:
+                            raise errors.CancelledError(None, op, "Enqueue operation was cancelled")
+                        if self._enqueue_line[0] is attempt:
+                            if self.closed:
+                                raise errors.CancelledError(None, op, f"{self.kind} '{self.name}' is closed.")
+                            if self.capacity is None or len(self.elements) < self.capacity:
+                                self.elements.append(row)
+                                self._condition.notify_all()
+                                break
+                        self._wait(op)
+            finally:
+                self._enqueue_line.remove(attempt)
+                self._condition.notify_all()
+
+    def close(self, op, cancel_pending_enqueues: bool) -> None:
+        """Closes the queue: after the waiting enqueues, or cancelling them."""
+        with self._condition:
+            if cancel_pending_enqueues:
+                for waiting in self._enqueue_line:
+                    waiting.cancelled = True
+                self._close(op)
+                return
+            attempt = _Attempt()
+            self._enqueue_line.append(attempt)
+            try:
+                while self._enqueue_line[0] is not attempt:
+                    if self.cancelled:
+                        raise errors.CancelledError(None, op, "Enqueue operation was cancelled")
+                    self._wait(op)
+                self._close(op)
+            finally:
+                self._enqueue_line.remove(attempt)
+
+    def _close(self, op) -> None:
+        if self.closed:
+            raise errors.CancelledError(None, op, f"Queue '{self.name}' is already closed.")
+        self.closed = True
+        self._condition.notify_all()
+
+    # ------------------------------------------------------------- dequeue
+    def dequeue(self, op, count: int | None, allow_small_batch: bool = False) -> list[tuple]:
+        """``count`` rows (None: one row, no batch), waiting for them; see the module docstring."""
+        wanted = 1 if count is None else count
+        attempt = _Attempt()
+        taken: list[tuple] = []
+        with self._condition:
+            self._dequeue_line.append(attempt)
+            try:
+                while len(taken) < wanted:
+                    if self.cancelled:
+                        self._restore(taken)
+                        raise errors.CancelledError(None, op, "Dequeue operation was cancelled")
+                    if self._dequeue_line[0] is attempt:
+                        remaining = wanted - len(taken)
+                        if self.closed and len(self.elements) < remaining:
+                            size = len(self.elements)
+                            self._restore(taken)
+                            taken = []
+                            if allow_small_batch and self.elements:
+                                wanted = len(self.elements)
+                            else:
+                                raise errors.OutOfRangeError(
+                                    None, op, f"{self.kind} '{self.name}' is closed and has insufficient elements "
+                                    f"(requested {remaining}, current size {size})")
+                        available = len(self.elements) - (0 if self.closed else self.min_after_dequeue)
+                        if available > 0:
+                            for _ in range(min(available, wanted - len(taken))):
+                                taken.append(self._pop())
+                            self._condition.notify_all()
+                            continue
+                    self._wait(op)
+            finally:
+                self._dequeue_line.remove(attempt)
+                self._condition.notify_all()
+        return taken
+
+    def _pop(self) -> tuple:
+        if self._random is None:
+            return self.elements.popleft()
+        # RandomShuffleQueue::DequeueLocked: a uniform index, swapped with the last element.
+        elements = self.elements
+        index = self._random.next() % len(elements)
+        row = elements[index]
+        elements[index] = elements[-1]
+        elements.pop()
+        return row
+
+    def _restore(self, taken: list[tuple]) -> None:
+        """Puts back rows a failed dequeue took: FIFO at the front in order, shuffled ones at the back."""
+        if self._random is None:
+            self.elements.extendleft(reversed(taken))
+        else:
+            self.elements.extend(reversed(taken))
