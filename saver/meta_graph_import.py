@@ -21,6 +21,7 @@ from graph.core.graph import GraphKeys
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 from graph.io import control_flow_context
 from graph.io.graph_import import import_graph_def
+from graph.platform import file_io
 from graph.proto import text_format
 from graph.proto.framework import GraphDef, VariableDef
 from graph.proto.text_format import ParseError as TextFormatError
@@ -32,6 +33,7 @@ __all__ = ["read_meta_graph_file", "import_scoped_meta_graph", "describe_meta_gr
 
 logger = logging.getLogger(__name__)
 
+MAX_META_GRAPH_BYTES = (1 << 31) - 1  # protobuf refuses to parse a message of 2 GiB or more
 _TRAINABLE_SINCE = (1, 9)  # VariableDef.trainable is written since TF 1.9
 
 
@@ -39,13 +41,14 @@ def read_meta_graph_file(filename) -> MetaGraphDef:
     """Reads a binary or text-format ``.meta`` file (meta_graph.read_meta_graph_file).
 
     Raises:
-        OSError: if the file does not exist or parses neither way.
+        OSError: if the file does not exist or parses neither way. OpError: FailedPreconditionError for a
+            directory, FIFO, socket or device, ResourceExhaustedError past protobuf's 2 GiB limit.
     """
     filename = os.fspath(filename)
     if not os.path.exists(filename):
         raise OSError(f"File {filename} does not exist.")
-    with open(filename, "rb") as handle:
-        data = handle.read()
+    with file_io.open_regular(filename) as handle:  # protobuf's 2 GiB limit bounds a serialized MetaGraphDef
+        data = file_io.read_open(handle, filename, MAX_META_GRAPH_BYTES, "MetaGraphDef")
     try:
         meta = MetaGraphDef.from_bytes(data)
         if not meta._unknown or not _looks_like_text(data):

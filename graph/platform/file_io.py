@@ -14,7 +14,18 @@ Atomic write (:func:`atomic_file`, :func:`write_bytes`): the bytes go to a new f
 fsynced, and the file is renamed over the target; on any error the temporary file is removed and the
 target is untouched.  On an fsspec file system the bytes go to the temporary name, then ``mv``.
 Failures of local file operations surface as TensorFlow's errors naming the file
-(:func:`os_error`): NotFoundError, PermissionDeniedError, FailedPreconditionError.
+(:func:`os_error`, errno mapped as TensorFlow's ErrnoToCode): NotFoundError, PermissionDeniedError,
+ResourceExhaustedError (disk full), FailedPreconditionError, ...
+
+Reading (:func:`open_regular`, :func:`read_bytes`): only regular files are opened (a symlink to one is
+fine); a FIFO, socket, device or directory is one FailedPreconditionError naming it.  The open never
+blocks (O_NONBLOCK, so a FIFO cannot hang it) and a read takes at most the size the file had when it
+was opened, and at most the caller's format limit.
+
+Durable mode (:func:`set_durable`, env ``TF1_SAVER_DURABLE=1``; off by default, as TensorFlow never
+fsyncs): writers call :func:`sync_file` on each finished file before its rename and
+:func:`sync_directory` after the renames, so a power cut cannot leave a name pointing at bytes that
+never reached the disk.
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ import os
 import posixpath
 import re
 import secrets
+import stat as stat_lib
 from typing import BinaryIO
 from collections.abc import Callable, Iterator
 
@@ -33,7 +45,8 @@ from graph import errors
 
 __all__ = ["is_url", "local_path", "filesystem", "join", "split", "isabs", "relpath", "temp_filename",
            "atomic_file", "write_bytes", "open_writable", "read_bytes", "exists", "isdir", "makedirs", "glob",
-           "glob_escape", "remove", "mtime_seconds", "os_error"]
+           "glob_escape", "remove", "mtime_seconds", "os_error", "open_regular", "set_durable", "durable",
+           "sync_file", "sync_directory", "special_file_error", "read_open"]
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _FILE_URL = "file://"
@@ -116,18 +129,67 @@ def temp_filename(filename: str) -> str:
     return f"{filename}.tempstate{secrets.randbits(64)}"
 
 
+# TensorFlow's ErrnoToCode (tsl/platform/errors.cc) for the errno values file operations meet.
+_ERRNO_CLASSES = {
+    errno.ENOENT: errors.NotFoundError, errno.ENODEV: errors.NotFoundError, errno.ENXIO: errors.NotFoundError,
+    errno.EACCES: errors.PermissionDeniedError, errno.EPERM: errors.PermissionDeniedError,
+    errno.EROFS: errors.PermissionDeniedError,
+    errno.ENOSPC: errors.ResourceExhaustedError, errno.EDQUOT: errors.ResourceExhaustedError,
+    errno.EMFILE: errors.ResourceExhaustedError, errno.ENFILE: errors.ResourceExhaustedError,
+    errno.ENOMEM: errors.ResourceExhaustedError, errno.EMLINK: errors.ResourceExhaustedError,
+    errno.EFBIG: errors.OutOfRangeError, errno.EOVERFLOW: errors.OutOfRangeError,
+    errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
+    errno.ENOTEMPTY: errors.FailedPreconditionError, errno.EBUSY: errors.FailedPreconditionError,
+    errno.ETXTBSY: errors.FailedPreconditionError, errno.EBADF: errors.FailedPreconditionError,
+    errno.EEXIST: errors.AlreadyExistsError,
+    errno.ENAMETOOLONG: errors.InvalidArgumentError, errno.EINVAL: errors.InvalidArgumentError,
+    errno.ELOOP: errors.InvalidArgumentError,
+    errno.EAGAIN: errors.UnavailableError, errno.EINTR: errors.UnavailableError,
+}
+
+
 def os_error(error: OSError, path: str) -> errors.OpError:
-    """TensorFlow's error for a failed file operation on ``path``, naming it."""
-    missing = isinstance(error, FileNotFoundError) or error.errno == errno.ENOENT
-    denied = isinstance(error, PermissionError) or error.errno in (errno.EACCES, errno.EPERM)
-    reason = error.strerror or (os.strerror(errno.ENOENT) if missing else os.strerror(errno.EACCES) if denied
-                                else str(error))  # fsspec raises FileNotFoundError(path), without strerror
-    message = f"{path}; {reason}"
-    if missing:
-        return errors.NotFoundError(None, None, message)
-    if denied:
-        return errors.PermissionDeniedError(None, None, message)
-    return errors.FailedPreconditionError(None, None, message)
+    """TensorFlow's error for a failed file operation on ``path``, naming it (EIO and others: UnknownError)."""
+    code = error.errno
+    if code is None:  # fsspec raises FileNotFoundError(path), PermissionError(...), without errno
+        code = errno.ENOENT if isinstance(error, FileNotFoundError) else errno.EACCES \
+            if isinstance(error, PermissionError) else None
+    reason = error.strerror or (os.strerror(code) if code is not None else str(error) or type(error).__name__)
+    return _ERRNO_CLASSES.get(code, errors.UnknownError)(None, None, f"{path}; {reason}")
+
+
+# ------------------------------------------------------------------------------------------ durability
+
+_DURABLE = {"on": os.environ.get("TF1_SAVER_DURABLE", "") not in ("", "0")}
+
+
+def set_durable(on: bool) -> bool:
+    """Turns durable mode on or off for this process; returns the previous setting."""
+    previous, _DURABLE["on"] = _DURABLE["on"], bool(on)
+    return previous
+
+
+def durable() -> bool:
+    """True in durable mode (files and their directories fsynced before a checkpoint is named)."""
+    return _DURABLE["on"]
+
+
+def sync_file(fd: int) -> None:
+    """fsyncs an open file descriptor in durable mode (nothing otherwise)."""
+    if _DURABLE["on"]:
+        os.fsync(fd)
+
+
+def sync_directory(path: str) -> None:
+    """fsyncs the directory holding ``path`` (a file name) in durable mode, so its renames survive a power cut."""
+    if not _DURABLE["on"] or is_url(path):
+        return
+    directory = os.path.dirname(os.fspath(local_path(path))) or "."
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -146,6 +208,7 @@ def atomic_file(path, temp_name: Callable[[str], str] = temp_filename) -> Iterat
             file.flush()
             os.fsync(file.fileno())  # the bytes reach the disk before the name points at them
         os.replace(temp, path)
+        sync_directory(path)
     except BaseException:
         with contextlib.suppress(OSError):  # never created, or already renamed: the first error is the one to see
             os.remove(temp)
@@ -196,18 +259,77 @@ def open_writable(path: str) -> BinaryIO:
 # ------------------------------------------------------------------------------------------ reading
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of the file at a path or URL.
+_KINDS = ((stat_lib.S_ISDIR, "Is a directory"), (stat_lib.S_ISFIFO, "a FIFO"), (stat_lib.S_ISSOCK, "a socket"),
+          (stat_lib.S_ISCHR, "a character device"), (stat_lib.S_ISBLK, "a block device"))
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def special_file_error(path: str, mode: int) -> errors.FailedPreconditionError | None:
+    """The error for a path whose stat mode is not a regular file, None for a regular file."""
+    if stat_lib.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    if kind == "Is a directory":
+        return errors.FailedPreconditionError(None, None, f"{path}; Is a directory")
+    return errors.FailedPreconditionError(None, None, f"{path}: is {kind}, not a regular file; checkpoint files "
+                                          "are read only from regular files")
+
+
+def open_regular(path) -> BinaryIO:
+    """Opens a local regular file for reading (symlinks to one are fine); never blocks on a FIFO.
 
     Raises:
-        OpError: NotFoundError (no such file), PermissionDeniedError or FailedPreconditionError, naming it.
+        OpError: FailedPreconditionError for a directory, FIFO, socket or device; NotFoundError,
+            PermissionDeniedError, ... (os_error) when it cannot be opened; all naming the path.
+    """
+    path = os.fspath(path)
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        raise os_error(error, path) from error
+    try:
+        problem = special_file_error(path, os.fstat(fd).st_mode)
+        if problem is not None:
+            raise problem
+        if _READ_FLAGS & getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_open(file: BinaryIO, path: str, limit: int | None = None, what: str = "file") -> bytes:
+    """All bytes of a file opened by open_regular: at most its size at open time and at most ``limit``.
+
+    Raises:
+        ResourceExhaustedError: if the file is larger than ``limit`` (a format limit), naming it.
+    """
+    size = os.fstat(file.fileno()).st_size
+    if limit is not None and size > limit:
+        raise errors.ResourceExhaustedError(None, None, f"{path}: {size} bytes is more than a {what} can hold "
+                                            f"({limit} bytes)")
+    try:
+        return file.read(size)
+    except OSError as error:
+        raise os_error(error, path) from error
+
+
+def read_bytes(path: str, limit: int | None = None, what: str = "file") -> bytes:
+    """The bytes of the (regular) file at a path or URL, at most ``limit`` of them.
+
+    Raises:
+        OpError: NotFoundError (no such file), FailedPreconditionError (a directory, FIFO, socket or
+            device), PermissionDeniedError, ResourceExhaustedError (over ``limit``), naming it.
     """
     local = local_path(path)
+    if local is not None:
+        with open_regular(local) as file:
+            return read_open(file, path, limit, what)
     try:
-        if local is not None:
-            with open(local, "rb") as file:
-                return file.read()
         fs, inner = filesystem(path)
+        if limit is not None and fs.size(inner) > limit:
+            raise errors.ResourceExhaustedError(None, None, f"{path}: more than a {what} can hold ({limit} bytes)")
         return fs.cat_file(inner)
     except OSError as error:
         raise os_error(error, path) from error

@@ -1,20 +1,31 @@
 """Edits that write a new checkpoint: ``rename`` (map, prefix, regex), ``drop`` and ``keep`` (patterns).
 
 Every edit reads the source and writes a whole new V2 bundle (partitioned tensors keep their
-slices), then moves it into place: data file first, index last, so the index never names data
-that is not there.  In a TF2 checkpoint the object graph's checkpoint keys follow the renames, and
-attributes whose tensors were dropped leave the graph.
+slices).  In a TF2 checkpoint the object graph's checkpoint keys follow the renames, and attributes
+whose tensors were dropped leave the graph.
+
+``--in-place`` commits with one rename, so a kill at any moment leaves the original checkpoint or
+the new one, whole (tests/safety/test_edit_crash_safety.py)::
+
+    write <prefix>.rewrite<hex>.data-00000-of-00001 and .index       (temp names; old checkpoint intact)
+    rename the data to <prefix>.data-*-of-<M>                         M = 2 if the original has 1 data
+    (M = 2: an empty <prefix>.data-00001-of-00002, written then renamed)  file, else 1: names the old
+    write the index with num_shards M under a temp name                   index never reads
+    rename it over <prefix>.index                                     the commit point
+    remove the original's data files (and a V1 original's file)
+
+The new checkpoint's data-file count differs from the original's, so the new data never replaces
+a file the original index reads.  Temporary files a killed edit or save left for the prefix are
+removed first (bundle_files.remove_stranded).
 """
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
-import glob
 import json
 import os
 import re
-import secrets
 from typing import TextIO
 from collections.abc import Callable
 
@@ -24,7 +35,10 @@ from graph.platform import file_io
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, dump_json, progress
 from saver.cli.sources import check_output_free, open_reader, output_prefix
 from saver.format.bundle import BundleReader, BundleWriter, data_filename, index_filename
-from saver.format.proto import TrackableObjectGraph
+from saver.format.bundle_files import remove_stranded, rewrite_prefix
+from saver.format.bundle_writer import write_index
+from saver.format.proto import BundleHeaderProto, TrackableObjectGraph
+from saver.format.v1 import v1_files
 from saver.storage import remote
 
 __all__ = ["add_parsers", "rewrite_checkpoint", "rename_mapping", "select_keys"]
@@ -202,9 +216,7 @@ def _write(args, reader, mapping: dict[str, str], out: TextIO, changes: list[str
         if file_io.local_path(args.checkpoint) is None:
             raise CliError("--in-place works on local checkpoints only; give -o URL", EXIT_USAGE)
         target = reader.prefix
-        temp = f"{target}.rewrite{secrets.randbits(32):08x}"
-        count = rewrite_checkpoint(reader, temp, mapping, args.progress)
-        _move_into_place(temp, target)
+        count = edit_in_place(reader, mapping, args.progress)
     else:
         target = output_prefix(args.output)
         check_output_free(target, args.force)
@@ -219,13 +231,62 @@ def _write(args, reader, mapping: dict[str, str], out: TextIO, changes: list[str
     return EXIT_OK
 
 
-def _move_into_place(temp: str, target: str) -> None:
-    """Moves a freshly written one-shard bundle over another: data first, index last, stale shards removed."""
-    old_data = set(glob.glob(glob.escape(target) + ".data-?????-of-?????"))
-    os.replace(data_filename(temp, 0, 1), data_filename(target, 0, 1))
-    os.replace(index_filename(temp), index_filename(target))
-    for path in sorted(old_data - {data_filename(target, 0, 1)}):
-        os.remove(path)
+def _original_files(reader) -> tuple[int, list[str]]:
+    """(data-file count, files) of the checkpoint being replaced: its data files, or a V1 original's files."""
+    if reader.format == "V2":
+        with BundleReader(reader.prefix) as bundle:
+            shards = bundle.num_shards
+        return shards, [data_filename(reader.prefix, k, shards) for k in range(shards)]
+    return 0, sorted(v1_files(reader.prefix))
+
+
+def _sync(path: str) -> None:
+    """fsyncs a finished file in durable mode (file_io.sync_file)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        file_io.sync_file(fd)
+    finally:
+        os.close(fd)
+
+
+def edit_in_place(reader, mapping: dict[str, str], enabled_progress=None) -> int:
+    """Replaces ``reader``'s checkpoint by the tensors of ``mapping``, committed by one index rename.
+
+    Returns the number of tensors written.  See the module docstring for the steps.
+    """
+    target = reader.prefix
+    remove_stranded(target)
+    original_shards, original_files = _original_files(reader)
+    shards = 2 if original_shards == 1 else 1
+    temp = rewrite_prefix(target)
+    try:
+        count = rewrite_checkpoint(reader, temp, mapping, enabled_progress)
+        index_path = index_filename(target)
+        if shards == 2:  # re-headed index naming two data files, the second empty
+            with BundleReader(temp) as bundle:
+                entries = dict(bundle.raw_items())
+                header = BundleHeaderProto.from_bytes(bundle.header.to_bytes())
+            header.num_shards = 2
+            new_index = file_io.temp_filename(index_path)
+            write_index(new_index, header, entries)
+            os.remove(index_filename(temp))
+            empty = file_io.temp_filename(data_filename(target, 1, 2))
+            with open(empty, "xb") as file:
+                file_io.sync_file(file.fileno())
+            os.replace(empty, data_filename(target, 1, 2))
+        else:
+            new_index = index_filename(temp)
+        os.replace(data_filename(temp, 0, 1), data_filename(target, 0, shards))
+        file_io.sync_directory(index_path)  # durable mode: the new data files' names before the index's
+        os.replace(new_index, index_path)   # the commit point
+        file_io.sync_directory(index_path)
+    finally:
+        remove_stranded(target)  # after a failure: the half-written new bundle
+    kept = {data_filename(target, k, shards) for k in range(shards)}
+    for path in original_files:
+        if path not in kept:
+            os.remove(path)
+    return count
 
 
 def run_rename(args, out: TextIO) -> int:

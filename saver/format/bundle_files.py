@@ -6,6 +6,11 @@ Names (tf-checkpoint-format.md §2, §3, §6)::
     <prefix>.data-%05d-of-%05d      tensor bytes back to back: no header, footer or padding
     <name>.tempstate<uint64>        the name a file is written under before its rename
                                     (graph/platform/file_io.py temp_filename)
+    <prefix>.rewrite<8 hex>.index / .data-00000-of-00001
+                                    an in-place edit's new bundle before it moves in (saver/cli/edit.py)
+
+A save or edit killed half-way strands such temporary files; the next save or edit of the same
+prefix removes them (:func:`remove_stranded`), and nothing else.
 
 Writing goes through a raw file descriptor: pieces under ``SMALL_WRITE`` bytes are gathered in
 one buffer (one syscall per ``BUFFER_SIZE`` bytes instead of one per tensor); a large tensor is
@@ -19,12 +24,14 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 
 from graph.errors import DataLossError, NotFoundError
 from graph.base import crc
+from graph.platform.file_io import os_error, special_file_error, sync_file
 
 __all__ = ["data_filename", "DATA_SUFFIX", "index_filename", "stat_id", "file_id", "make_parent_directory",
-           "DataFileWriter", "DataFileReader", "CHUNK_SIZE"]
+           "DataFileWriter", "DataFileReader", "CHUNK_SIZE", "rewrite_prefix", "stranded_files", "remove_stranded"]
 
 CHUNK_SIZE = 1 << 22     # 4 MiB: fits in cache between the checksum and the copy (measured 1-16 MiB)
 BUFFER_SIZE = 1 << 20    # gathered small writes
@@ -32,6 +39,9 @@ SMALL_WRITE = 1 << 16    # below this a piece is copied into the buffer
 _READ_AHEAD = 1 << 24    # tensors from this size ask the kernel to read the whole range ahead
 DATA_SUFFIX = re.compile(r"\.data-\d{5}-of-\d{5}$")  # what data_filename appends to a prefix
 _O_BINARY = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+# What follows a prefix in the names of our temporary files (never a name TensorFlow gives a file it keeps).
+_STRANDED = re.compile(r"(?:\.rewrite[0-9a-f]{8})?\.(?:index|data-\d{5}-of-\d{5})\.tempstate\d+"
+                       r"|\.rewrite[0-9a-f]{8}\.(?:index|data-\d{5}-of-\d{5})")
 
 
 def data_filename(prefix: str, shard_id: int, num_shards: int) -> str:
@@ -42,6 +52,34 @@ def data_filename(prefix: str, shard_id: int, num_shards: int) -> str:
 def index_filename(prefix: str) -> str:
     """``<prefix>.index`` (tensor_bundle.cc MetaFilename)."""
     return f"{prefix}.index"
+
+
+def rewrite_prefix(prefix: str) -> str:
+    """``<prefix>.rewrite<8 random hex>``: where an in-place edit writes the bundle that replaces ``prefix``."""
+    return f"{prefix}.rewrite{secrets.randbits(32):08x}"
+
+
+def stranded_files(prefix: str) -> list[str]:
+    """Our temporary files for ``prefix`` (``.tempstate<u64>`` and ``.rewrite<hex>`` names), sorted."""
+    directory, base = os.path.split(prefix)
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return []
+    return sorted(os.path.join(directory, name) for name in names
+                  if name.startswith(base) and _STRANDED.fullmatch(name, len(base)))
+
+
+def remove_stranded(prefix: str) -> list[str]:
+    """Removes the temporary files a killed save or edit of ``prefix`` left; returns their names."""
+    removed = []
+    for path in stranded_files(prefix):
+        try:
+            os.remove(path)
+            removed.append(path)
+        except FileNotFoundError:
+            pass
+    return removed
 
 
 def stat_id(stat: os.stat_result) -> tuple[int, int]:
@@ -124,6 +162,7 @@ class DataFileWriter:
         if self._fd >= 0:
             try:
                 self._flush()
+                sync_file(self._fd)  # durable mode: the bytes reach the disk before any rename names them
             finally:
                 fd, self._fd = self._fd, -1
                 os.close(fd)
@@ -135,10 +174,19 @@ class DataFileReader:
     def __init__(self, path: str, needed_for: str = ""):
         self.name = path
         try:
-            self._fd = os.open(path, os.O_RDONLY | _O_BINARY)
+            self._fd = os.open(path, os.O_RDONLY | _O_BINARY | getattr(os, "O_NONBLOCK", 0))  # a FIFO cannot hang it
         except FileNotFoundError as error:
             raise NotFoundError(None, None, f"{path}: data file not found{needed_for}") from error
-        self.size = os.fstat(self._fd).st_size
+        except OSError as error:
+            raise os_error(error, path) from error
+        status = os.fstat(self._fd)
+        problem = special_file_error(path, status.st_mode)
+        if problem is not None:
+            os.close(self._fd)
+            self._fd = -1
+            raise problem
+        os.set_blocking(self._fd, True)
+        self.size = status.st_size
 
     def close(self) -> None:
         """Closes the descriptor."""

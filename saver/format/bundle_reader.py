@@ -28,6 +28,7 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.base import crc
+from graph.platform.file_io import open_regular, read_open
 from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
                                       decode_entry, key_bytes, key_str)
 from saver.format.bundle_files import DataFileReader, data_filename, file_id, index_filename, stat_id
@@ -80,15 +81,12 @@ class BundleReader:
     def _open_index(self):
         """Reads and checks the index and its header; returns the index file, still open."""
         try:
-            file = open(self.index_path, "rb")
-        except FileNotFoundError as error:
+            file = open_regular(self.index_path)
+        except NotFoundError as error:
             raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
                                 f"files for {self.prefix} ({self.index_path} does not exist)") from error
-        except (IsADirectoryError, PermissionError) as error:
-            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: {self.index_path} is not a "
-                                f"readable file ({error.strerror})") from error
         try:
-            self._read_header(file.read())
+            self._read_header(read_open(file, self.index_path))
         except BaseException:
             file.close()
             raise

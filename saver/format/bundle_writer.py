@@ -30,11 +30,12 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import InvalidArgumentError
 from graph.base import crc
-from graph.platform.file_io import temp_filename
+from graph.platform.file_io import sync_directory, sync_file, temp_filename
 from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry, key_bytes,
                                       key_str)
 from saver.format.bundle_strings import encode_strings, encode_variants
-from saver.format.bundle_files import DataFileWriter, data_filename, index_filename, make_parent_directory
+from saver.format.bundle_files import (DataFileWriter, data_filename, index_filename, make_parent_directory,
+                                      remove_stranded)
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import BundleHeaderProto, Message, VersionDef
 from saver.format.table import TableWriter
@@ -93,6 +94,7 @@ class BundleWriter:
     def __init__(self, prefix: str):
         self.prefix = os.fspath(prefix)
         make_parent_directory(self.prefix)
+        remove_stranded(self.prefix)  # temp files of an earlier save of this prefix that was killed
         self._entries: dict[bytes, BundleEntry] = {}
         self._data_path = data_filename(self.prefix, 0, 1)
         self._temp_data_path = temp_filename(self._data_path)
@@ -204,6 +206,7 @@ class BundleWriter:
             remove_stale_index(index_path)
             os.replace(self._temp_data_path, self._data_path)
             os.replace(self._temp_index_path, index_path)
+            sync_directory(index_path)  # durable mode: the renames reach the disk before a state file names them
         except BaseException:
             self.abort()
             raise
@@ -239,6 +242,8 @@ def write_index(path: str, header: BundleHeaderProto, entries: Mapping[bytes, ob
                 entry = entry.to_bytes()
             table.add(key, entry)
         table.finish()
+        file.flush()
+        sync_file(file.fileno())
 
 
 def write_checkpoint(prefix: str, tensors: Mapping[str, object]) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from graph.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle_entry import BundleEntry, key_str
-from graph.platform.file_io import temp_filename
+from graph.platform.file_io import sync_directory, temp_filename
 from saver.format.bundle_files import data_filename, index_filename, make_parent_directory
 from saver.format.bundle_reader import BundleReader
 from saver.format.bundle_writer import remove_stale_index, write_index
@@ -94,6 +94,7 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
         for path, shard_id in shard_ids.items():
             os.replace(path, data_filename(merged_prefix, shard_id, len(shard_ids)))
         os.replace(temp_index, merged_index)
+        sync_directory(merged_index)  # durable mode (data files were synced when their shards were written)
     except BaseException:
         if os.path.exists(temp_index):
             os.remove(temp_index)

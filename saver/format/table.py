@@ -26,6 +26,7 @@ from collections.abc import Iterator
 
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.base import crc
+from graph.platform.file_io import open_regular, read_open
 from graph.proto.wire import decode_varint32, decode_varint64, encode_varint
 
 __all__ = ["TableWriter", "Table", "BLOCK_SIZE", "RESTART_INTERVAL", "TABLE_MAGIC", "FOOTER_SIZE"]
@@ -216,11 +217,8 @@ class Table:
     def __init__(self, filename: str, data: bytes | None = None):
         self.filename = os.fspath(filename)
         if data is None:
-            try:
-                with open(self.filename, "rb") as file:
-                    data = file.read()
-            except FileNotFoundError as error:
-                raise NotFoundError(None, None, f"{self.filename}: No such file or directory") from error
+            with open_regular(self.filename) as file:  # regular files only, read up to their size
+                data = read_open(file, self.filename)
         self._data = data
         self._blocks: dict[int, _Block] = {}
         size = len(data)
