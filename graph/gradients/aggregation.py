@@ -88,6 +88,8 @@ def aggregate_gradients(grads: dict, op: Operation, aggregation_method=None) -> 
     # In place, as TF: the xs' gradients are read back from ``grads`` after their ops are visited.
     out_grads = grads[op] if op in grads else [[] for _ in op._outputs]
     for i, terms in enumerate(out_grads):
+        if terms is None or isinstance(terms, (Tensor, IndexedSlices)):
+            continue  # a loop Switch visited a second time: aggregated on its first visit
         if not all(isinstance(g, (Tensor, IndexedSlices)) for g in terms if g is not None):
             raise TypeError(f"Invalid gradient {terms} [index = {i}]. Gradients have to be either all Tensors or "
                             "all IndexedSlices")

@@ -35,9 +35,11 @@ from graph.gradients import (array_grad, conv_grad, diag_grad, embedding_grad, l
                              nn_batchnorm_grad, nn_grad, reduction_grad, state_grad, summary_grad)
 from graph.gradients import registry
 from graph.gradients.aggregation import AggregationMethod, aggregate_gradients
+from graph.gradients import while_state
 from graph.gradients.control_flow_grad import zeros_like_output
 from graph.ops import array_fill_ops, array_ops, constant_ops, control_flow_ops
 from graph.ops import array_concat_ops
+from graph.ops.control_flow_frame_ops import is_loop_exit
 
 __all__ = ["gradients", "hessians", "UnconnectedGradients", "AggregationMethod", "is_trainable"]
 
@@ -73,8 +75,8 @@ def _as_list(value) -> list:
 
 
 # ----------------------------------------------------------------- the ops between xs and ys
-def _pending_count(to_ops: list[Operation], from_ops: list[Operation]):
-    """(to_ops reachable from from_ops, pending backprop count per op): TF's _PendingCount."""
+def _pending_count(to_ops: list[Operation], from_ops: list[Operation], colocate: bool = False):
+    """(to_ops reachable from from_ops, pending backprop count per op, while-loop state or None): TF's _PendingCount."""
     reached: set[Operation] = set()
     queue = collections.deque(from_ops)
     while queue:  # forward from the xs through trainable tensors only
@@ -95,12 +97,14 @@ def _pending_count(to_ops: list[Operation], from_ops: list[Operation]):
             between_list.append(op)
             reached.remove(op)  # visit each op once
             queue.extend(tensor.op for tensor in op._inputs)
+    # while loops between xs and ys get gradient loops; all their Exits join the between ops
+    loop_state = while_state.maybe_create_control_flow_state(between_list, between, colocate)
     pending: dict[Operation, int] = collections.defaultdict(int)
     for op in between_list:
         for tensor in op._inputs:
             if tensor.op in between:
                 pending[tensor.op] += 1
-    return reachable_to_ops, pending
+    return reachable_to_ops, pending, loop_state
 
 
 def _stop_ops(from_ops, stop_gradient_ops, pending) -> set[Operation]:
@@ -177,7 +181,12 @@ def _set_grad(grads: dict, tensor: Tensor, grad) -> None:
     if not op_grads:
         op_grads = [[] for _ in tensor.op._outputs]
         grads[tensor.op] = op_grads
-    op_grads[tensor.value_index].append(grad)
+    terms = op_grads[tensor.value_index]
+    if isinstance(terms, list):
+        terms.append(grad)
+    else:  # a loop Switch's second visit: its first already aggregated this output
+        assert while_state.is_loop_switch(tensor.op)
+        op_grads[tensor.value_index] = grad
 
 
 def _get_grad(grads: dict, tensor: Tensor, unconnected: UnconnectedGradients):
@@ -287,7 +296,7 @@ def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradie
     to_ops = [y.op for y in ys]
     from_ops = [x.op for x in xs]
     stop_gradient_ops = [t.op for t in stop_gradients]
-    reachable_to_ops, pending = _pending_count(to_ops, from_ops)
+    reachable_to_ops, pending, loop_state = _pending_count(to_ops, from_ops, colocate)
     grads: dict[Operation, list] = {}
     for y, grad_y in zip(ys, grad_ys):
         _set_grad(grads, y, grad_y)
@@ -298,18 +307,30 @@ def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradie
         if pending[op] == 0 and op not in queued and op in reachable_to_ops:
             queued.add(op)
             queue.append(op)
+    if loop_state is not None:
+        for y in loop_state.ProcessUnusedLoopExits(pending, queued):
+            if is_trainable(y):
+                _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+            queue.append(y.op)
     stop_ops = _stop_ops(from_ops, stop_gradient_ops, pending)
     while queue:
         op = queue.popleft()
         with _maybe_colocate_with(op, colocate):
+            if loop_state is not None:
+                loop_state.EnterGradWhileContext(op, before=True)
             out_grads = aggregate_gradients(grads, op, aggregation_method)
+            if loop_state is not None:
+                loop_state.ExitGradWhileContext(op, before=True)
             has_out_grads = any(g is not None for g in out_grads)
             grad_fn = _gradient_function(op) if has_out_grads and op not in stop_ops else None
+            if loop_state is not None:
+                loop_state.EnterGradWhileContext(op, before=False)
             if grad_fn is not None:
                 for i, out_grad in enumerate(out_grads):
                     # an output nothing downstream used still gets a zero gradient if it is trainable
                     if out_grad is None and is_trainable(op._outputs[i]):
-                        out_grads[i] = zeros_like_output(op, i)
+                        out_grads[i] = (zeros_like_output(op, i) if loop_state is None
+                                        else loop_state.ZerosLike(op, i, zeros_like_output))
                 in_grads = _call_gradient_function(op, grad_fn, out_grads, gate_gradients)
             else:
                 in_grads = [None] * len(op._inputs)
@@ -325,11 +346,55 @@ def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradie
                             f"{op.name}. Input index: {i}. Original input shape: {t_in.shape}. Calculated input "
                             f"gradient shape: {in_grad.shape}") from None
                 _set_grad(grads, t_in, in_grad)
-        for t_in in op._inputs:  # the inputs whose consumers have all delivered are ready
-            pending[t_in.op] -= 1
-            if pending[t_in.op] == 0:
-                queue.append(t_in.op)
+            if loop_state is not None:
+                loop_state.ExitGradWhileContext(op, before=False)
+        _update_pending_and_enqueue_ready(grads, op, queue, pending, loop_state)
+    if loop_state is not None:
+        loop_state.PostProcessing()
     return [_get_grad(grads, x, unconnected) for x in xs]
+
+
+def _update_pending_and_enqueue_ready(grads: dict, op: Operation, queue, pending: dict, loop_state) -> None:
+    """Queues the inputs of ``op`` whose consumers have all delivered (TF's _UpdatePendingAndEnqueueReady).
+
+    In a loop, a loop Switch is ready as soon as its Exit's gradient arrives, and a loop's Exits wait
+    for each other: unused ones get zeros if any of them has a real gradient.
+    """
+    for t_in in op._inputs:
+        pending[t_in.op] -= 1
+        ready = pending[t_in.op] == 0
+        if loop_state is not None and not ready:
+            ready = pending[t_in.op] > 0 and while_state.is_loop_switch(t_in.op)
+        if not ready:
+            continue
+        if loop_state is None or not is_loop_exit(t_in.op):
+            queue.append(t_in.op)
+            continue
+        grad_state = loop_state.GetGradState(t_in.op, before=False)
+        grad_state.deferred_exits.append(t_in)
+        grad_state.pending_exits_count -= 1
+        if grad_state.pending_exits_count != 0:
+            continue
+        has_real_grad = False
+        for y in grad_state.deferred_exits:
+            if _has_any_gradient(grads, y.op):
+                has_real_grad = True
+                queue.append(y.op)
+            else:
+                grad_state.unused_exits.append(y)
+        for y in grad_state.unused_exits:
+            if has_real_grad and is_trainable(y):
+                _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+            queue.append(y.op)
+
+
+def _has_any_gradient(grads: dict, op: Operation) -> bool:
+    for terms in grads.get(op, ()):
+        if isinstance(terms, (Tensor, IndexedSlices)):
+            return True
+        if terms and any(g is not None for g in terms):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------- tf.hessians

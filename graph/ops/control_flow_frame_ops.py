@@ -13,9 +13,10 @@ from __future__ import annotations
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
 from graph.base.shapes import TensorShape
+from graph.core import graph as graph_lib
 from graph.core.graph import Operation, Tensor, convert_to_tensor, name_scope
 
-__all__ = ["enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
+__all__ = ["enter", "exit", "next_iteration", "loop_cond", "control_trigger", "is_loop_enter", "is_loop_exit",
            "is_loop_constant_enter", "ENTER_TYPES", "EXIT_TYPES", "NEXT_ITERATION_TYPES"]
 
 ENTER_TYPES = frozenset(("Enter", "RefEnter"))
@@ -55,6 +56,8 @@ kernels.register("RefExit", infer=_infer_unchanged, compute=_forward, ref_inputs
 kernels.register("NextIteration", infer=_infer_unchanged, compute=_forward)
 kernels.register("RefNextIteration", infer=_infer_unchanged, compute=_forward, ref_inputs=(0,))
 kernels.register("LoopCond", infer=_infer_loop_cond, compute=_forward)
+# A gradient loop's sync point: its control inputs (the stack pops) run before the next iteration starts.
+kernels.register("ControlTrigger", infer=lambda op: [], compute=lambda ctx, op, inputs: [])
 
 
 # ----------------------------------------------------------------- primitive builders
@@ -95,6 +98,11 @@ def loop_cond(input, name: str | None = None) -> Tensor:
     input = convert_to_tensor(input)
     with name_scope(name, "LoopCond", [input]) as scope:
         return input.graph.create_op("LoopCond", [input], name=scope)._outputs[0]
+
+
+def control_trigger(name: str | None = None) -> Operation:
+    """A ``ControlTrigger``: does nothing; orders its control inputs before its control outputs."""
+    return graph_lib.get_default_graph().create_op("ControlTrigger", [], name=name or "ControlTrigger")
 
 
 def is_loop_enter(op: Operation) -> bool:

@@ -23,6 +23,7 @@ from graph.ops import control_flow_ops
 from graph.ops.control_flow_frame_ops import enter, exit, is_loop_constant_enter, is_loop_exit, loop_cond, next_iteration
 from graph.ops import math_ops
 from graph.ops import tensor_array_ops
+from graph.ops import while_accumulators
 
 __all__ = ["while_loop", "WhileContext"]
 
@@ -80,7 +81,7 @@ class WhileContext:
     """The control-flow context of one ``while_loop``: its frame name, pivots, enters and exits."""
 
     def __init__(self, maximum_iterations=None, parallel_iterations: int = 10, back_prop: bool = True,
-                 swap_memory: bool = False, name: str = "while_context"):
+                 swap_memory: bool = False, name: str = "while_context", grad_state=None):
         graph = graph_lib.get_default_graph()
         self._graph = graph
         self._outer_context = graph._control_flow_context
@@ -97,6 +98,7 @@ class WhileContext:
         self._pivot = None
         self._loop_exits: list[Tensor] = []
         self._loop_enters: list[Tensor] = []
+        self._grad_state = grad_state  # set for a gradient loop (graph.gradients.while_state.GradLoopState)
 
     name = property(lambda self: self._name, doc="The frame name.")
     outer_context = property(lambda self: self._outer_context, doc="The enclosing context, or None.")
@@ -107,6 +109,13 @@ class WhileContext:
     maximum_iterations = property(lambda self: self._maximum_iterations, doc="The iteration bound, or None.")
     loop_enters = property(lambda self: self._loop_enters, doc="The Enter tensors of the loop variables.")
     loop_exits = property(lambda self: self._loop_exits, doc="The Exit tensors of the loop variables.")
+    grad_state = property(lambda self: self._grad_state, doc="The gradient loop state of a gradient loop, or None.")
+
+    # The loops a gradient adds (TF's WhileContext methods; built in graph.ops.while_accumulators).
+    AddForwardLoopCounter = while_accumulators.add_forward_loop_counter
+    AddBackpropLoopCounter = while_accumulators.add_backprop_loop_counter
+    AddBackpropAccumulator = while_accumulators.add_backprop_accumulator
+    AddBackpropIndexedSlicesAccumulator = while_accumulators.add_backprop_indexed_slices_accumulator
 
     def Enter(self) -> None:
         """Makes this the graph's current control-flow context."""
@@ -147,6 +156,10 @@ class WhileContext:
         """``val`` as seen inside the loop: through a loop-invariant Enter if it comes from outside."""
         if val.name not in self._values and control_flow_ops.get_control_flow_context(val.op) is not self:
             self._values.add(val.name)
+            real = self._forward_value_in_gradient_loop(val)
+            if real is not None:
+                self._external_values[val.name] = real
+                return real
             result = val
             if self._outer_context is not None:
                 result = self._outer_context.AddValue(val)
@@ -161,6 +174,22 @@ class WhileContext:
             return result
         actual = self._external_values.get(val.name)
         return val if actual is None else actual
+
+    def _forward_value_in_gradient_loop(self, val: Tensor):
+        """``val``'s value in the current iteration of the gradient loop being built, if it is a value of the
+        loop this gradient differentiates (popped from the history the forward loop pushes); else None."""
+        grad_context = self._graph._control_flow_context
+        grad_context = grad_context.GetWhileContext() if grad_context is not None else None
+        if grad_context is None or grad_context.grad_state is None:
+            return None
+        forward_context = control_flow_ops.get_control_flow_context(val.op)
+        forward_context = forward_context.GetWhileContext() if forward_context is not None else None
+        if is_loop_exit(val.op) and forward_context is not None:
+            forward_context = forward_context.outer_context
+            forward_context = forward_context.GetWhileContext() if forward_context is not None else None
+        if forward_context is not grad_context.grad_state.forward_context:
+            return None
+        return grad_context.grad_state.GetRealValue(val)
 
     def _fix_control_inputs_and_context(self, enters) -> None:
         """Puts new Enter ops in this context, keeping the enclosing control dependencies TF keeps."""

@@ -145,9 +145,6 @@ CASES = [
 # Op types TF differentiates whose gradients are not written yet; tf.gradients through them raises TF's
 # LookupError.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
-    # while-loop gradients (TF's control_flow_grad + control_flow_state gradient loop with stacks) are not
-    # built yet: tf.gradients through a loop raises LookupError naming the Exit op
-    "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
     # TF's tensor_array_grad (TensorArrayGradV3 accumulators) is not built yet, nor its op
     "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3", "TensorArrayScatterV3",
     "TensorArrayConcatV3", "TensorArraySplitV3",
@@ -157,6 +154,7 @@ PENDING_ELSEWHERE: frozenset[str] = frozenset({
 # tf.gradients never differentiates them. (Optimizer kernels, Apply*/SparseApply*, are matched by prefix.)
 UNREGISTERED_IN_TF = frozenset({
     "All", "Any", "IsFinite", "IsInf", "IsNan", "CountUpTo", "NoOp", "Placeholder", "VariableV2", "Where",
+    "ControlTrigger",
     "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "Unique",
     "SoftsignGrad",  # TF registers Softsign's gradient but none for SoftsignGrad: no third derivative there
     "LRNGrad",  # TF registers LRN's gradient (LRNGrad) but none for LRNGrad
