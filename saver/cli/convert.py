@@ -8,7 +8,7 @@ from typing import TextIO
 
 from saver.cli.edit import select_keys
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, progress
-from saver.cli.sources import check_output_free, open_reader, output_prefix
+from saver.cli.sources import check_output_free, open_reader, output_prefix, record_output
 from saver.storage import export
 from saver.storage import remote
 
@@ -75,6 +75,7 @@ def run_import(args, out: TextIO) -> int:
             yield tensor
     with remote.local_output(target) as local:
         export.import_checkpoint(args.input, local, fmt, progress=count)
+    record_output(args.output, target)
     if args.json:
         dump_json({"input": args.input, "output": target, "format": fmt, "tensors": len(counted)}, out)
     else:

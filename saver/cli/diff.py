@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TextIO
 
 import numpy as np
@@ -10,7 +11,18 @@ import numpy as np
 from saver.cli.output import EXIT_DIFFERENT, EXIT_OK, dump_json, progress, shape_text
 from saver.cli.sources import open_reader
 
-__all__ = ["add_parsers", "compare_values"]
+__all__ = ["add_parsers", "compare_values", "tolerance"]
+
+
+def tolerance(text: str) -> float:
+    """A tolerance option's value: a finite number >= 0 (argparse reports anything else as a usage error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
+    return value
 
 
 def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
@@ -22,8 +34,8 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("a", help="first checkpoint")
     parser.add_argument("b", help="second checkpoint")
     parser.add_argument("--keys-only", action="store_true", help="compare keys, dtypes and shapes, not values")
-    parser.add_argument("--atol", type=float, default=0.0, help="absolute tolerance for float values (default 0)")
-    parser.add_argument("--rtol", type=float, default=0.0, help="relative tolerance for float values (default 0)")
+    parser.add_argument("--atol", type=tolerance, default=0.0, help="absolute tolerance for float values (default 0)")
+    parser.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance for float values (default 0)")
     parser.set_defaults(run=run)
 
 

@@ -8,17 +8,20 @@ from typing import TextIO
 
 from graph.proto.framework import VariableDef
 from graph.viz.picture import write_figure
-from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, CliError, dump_json, one_line, warn
+from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_OK, EXIT_USAGE, CliError, dump_json, one_line, warn
 from saver.cli.sources import open_reader
+from saver.format.bundle_files import DATA_SUFFIX
 from saver.storage import picture
 from saver.storage.object_graph_keys import OBJECT_GRAPH_PROTO_KEY
 
 # The .meta commands import the graph emulator where they run (the one place in saver that imports inside
 # functions): every other command, and --help, starts without the op families (measured: 0.60 s -> 0.45 s).
 
-__all__ = ["add_parsers", "read_meta"]
+__all__ = ["add_parsers", "read_meta", "check_picture_format", "PICTURE_FORMATS"]
 
 _SKIPPED_COLLECTIONS = ("cond_context", "while_context")
+# -o extensions: ours (svg, dot/gv) and the common ones Graphviz's dot renders.
+PICTURE_FORMATS = ("svg", "dot", "gv", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps", "webp", "bmp", "tiff")
 
 
 def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
@@ -49,15 +52,25 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def read_meta(path: str):
-    """The MetaGraphDef of a .meta file (or of ``<prefix>.meta``), with CLI errors."""
-    candidates = [path] if path.endswith(".meta") else [path + ".meta", path]
+    """The MetaGraphDef of a .meta file, or of the ``.meta`` beside a prefix or one of its files, with CLI errors."""
+    prefix = DATA_SUFFIX.sub("", path[:-len(".index")] if path.endswith(".index") else path)
+    if path.endswith(".meta"):
+        candidates = [path]
+    elif prefix != path:  # a checkpoint's .index or data file: its prefix's .meta
+        candidates = [prefix + ".meta"]
+    else:
+        candidates = [path + ".meta", path]
     for candidate in candidates:
-        if os.path.isfile(candidate):
+        if os.path.lexists(candidate) and not os.path.isdir(candidate):
             try:
                 from saver.meta_graph_import import read_meta_graph_file  # lazily: see the note above
                 return read_meta_graph_file(candidate), candidate
             except OSError as error:
-                raise CliError(f"{candidate}: {error}", EXIT_DAMAGED) from error
+                raise CliError(f"{candidate}: not a MetaGraphDef (parses neither as binary nor as text format)",
+                               EXIT_DAMAGED) from error
+    if prefix != path:
+        raise CliError(f"{path} is a checkpoint file, not a .meta file, and there is no {candidates[0]}",
+                       EXIT_NOT_FOUND)
     raise CliError(f"{candidates[0]}: no such .meta file", EXIT_NOT_FOUND)
 
 
@@ -83,8 +96,20 @@ def _meta_figure(path: str, args):
         return graph_picture.figure(graph, args.detail, title)
 
 
+def check_picture_format(path: str) -> None:
+    """Refuses (usage error) an output whose extension names no picture format, listing the formats."""
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if extension not in PICTURE_FORMATS:
+        listed = ", ".join("." + name for name in PICTURE_FORMATS)
+        what = f"unknown picture format '.{extension}'" if extension else "no file extension to choose the format"
+        raise CliError(f"{path}: {what}; give one of {listed} (.svg and .dot are drawn here, the others by "
+                       "Graphviz's dot)", EXIT_USAGE)
+
+
 def run_picture(args, out: TextIO) -> int:
     """The ``picture`` command."""
+    if args.output:
+        check_picture_format(args.output)
     if args.source.endswith(".meta"):
         figure = _meta_figure(args.source, args)
     else:

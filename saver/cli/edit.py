@@ -33,7 +33,7 @@ import numpy as np
 
 from graph.platform import file_io
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, dump_json, progress
-from saver.cli.sources import check_output_free, open_reader, output_prefix
+from saver.cli.sources import check_output_free, open_reader, output_prefix, record_output
 from saver.format.bundle import BundleReader, BundleWriter, data_filename, index_filename
 from saver.format.bundle_files import remove_stranded, rewrite_prefix
 from saver.format.bundle_writer import write_index
@@ -222,6 +222,7 @@ def _write(args, reader, mapping: dict[str, str], out: TextIO, changes: list[str
         check_output_free(target, args.force)
         with remote.local_output(target) as local:
             count = rewrite_checkpoint(reader, local, mapping, args.progress)
+        record_output(args.output, target)
     if args.json:
         dump_json({"checkpoint": reader.prefix, "output": target, "changes": changes, "tensors_written": count}, out)
     else:

@@ -9,7 +9,7 @@ from typing import TextIO
 import numpy as np
 
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_USAGE, CliError, dump_json, human_size, json_value, \
-    shape_text, table
+    count_option, shape_text, table
 from saver.cli.sources import describe_entries, open_reader
 from saver.storage.object_graph import object_graph_from_checkpoint
 
@@ -35,7 +35,7 @@ def add_parsers(subparsers, common: argparse.ArgumentParser) -> None:
         "tree", parents=[common], help="the object graph of a TF2 checkpoint",
         description="Print the object graph of a TF2 (object-based) checkpoint as an indented tree.")
     parser.add_argument("checkpoint", help="checkpoint prefix, directory, one of its files, or URL")
-    parser.add_argument("--max-depth", type=int, default=64, help="deepest level printed (default 64)")
+    parser.add_argument("--max-depth", type=count_option, default=64, help="deepest level printed (default 64)")
     parser.set_defaults(run=run_tree)
 
 

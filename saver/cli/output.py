@@ -8,8 +8,10 @@ lasts longer than half a second.
 
 from __future__ import annotations
 
+import argparse
 import base64
 import json
+import re
 import shutil
 import sys
 from typing import TextIO
@@ -20,7 +22,7 @@ import numpy as np
 __all__ = ["one_line", "warn", "MAX_MESSAGE", "human_size", "fit", "table", "json_value", "dump_json", "progress",
            "shape_text", "CliError",
            "EXIT_OK", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_NOT_FOUND", "EXIT_DAMAGED", "EXIT_MISSING_FEATURE",
-           "EXIT_REFUSED", "EXIT_INTERRUPTED"]
+           "EXIT_REFUSED", "EXIT_IO", "EXIT_INTERRUPTED", "real_file_name", "count_option"]
 
 MAX_MESSAGE = 2000  # characters of an error or warning line; longer ones are cut
 
@@ -44,7 +46,18 @@ EXIT_NOT_FOUND = 3        # no such checkpoint, file, tensor key or object graph
 EXIT_DAMAGED = 4          # the input exists but cannot be read (corrupt, truncated, wrong format)
 EXIT_MISSING_FEATURE = 5  # an optional package or program is needed (fsspec backend, Graphviz)
 EXIT_REFUSED = 6          # refused: the output exists (use --force) or two keys would get one name
+EXIT_IO = 7               # the file system failed an operation: disk full, permission denied, read-only, EIO
 EXIT_INTERRUPTED = 130    # Ctrl-C
+
+
+# Our temporary names (file_io.temp_filename, the state file's .tmp<uuid>, an edit's .rewrite<hex>): an
+# error about one of them names the file it stands for.
+_TEMP_SUFFIX = re.compile(r"\.tempstate\d+|\.tmp[0-9a-f]{32}(?![0-9a-f])|\.rewrite[0-9a-f]{8}(?=\.(?:index|data-))")
+
+
+def real_file_name(text: str) -> str:
+    """``text`` with our temporary file names replaced by the names of the files they become."""
+    return _TEMP_SUFFIX.sub("", text)
 
 
 class CliError(Exception):
@@ -53,6 +66,17 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = EXIT_USAGE):
         super().__init__(message)
         self.code = code
+
+
+def count_option(text: str) -> int:
+    """An integer option's value that must be >= 0 (argparse reports anything else as a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
+    return value
 
 
 def human_size(count: int) -> str:

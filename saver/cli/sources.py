@@ -10,12 +10,14 @@ from collections.abc import Iterator
 import numpy as np
 
 from graph.platform import file_io
-from saver.cli.output import EXIT_NOT_FOUND, EXIT_REFUSED, CliError
+from saver.cli.output import EXIT_DAMAGED, EXIT_NOT_FOUND, EXIT_REFUSED, CliError
 from saver.format.bundle import BundleReader, slice_from_proto
 from saver.format.coding import encode_tensor_name_slice
+from saver.storage import state
 from saver.storage.reader import load_checkpoint
 
-__all__ = ["Entry", "open_reader", "describe_entries", "check_output_free", "output_prefix"]
+__all__ = ["Entry", "open_reader", "describe_entries", "check_output_free", "output_prefix", "check_directory",
+           "record_output"]
 
 
 @dataclasses.dataclass
@@ -32,6 +34,9 @@ class Entry:
 @contextlib.contextmanager
 def open_reader(path: str) -> Iterator[object]:
     """A CheckpointReader for a path, directory or URL, closed afterwards."""
+    local = file_io.local_path(path)
+    if local is not None and os.path.isdir(local):
+        check_directory(local)
     reader = load_checkpoint(path)
     try:
         yield reader
@@ -71,6 +76,32 @@ def describe_entries(reader) -> dict[str, Entry]:
         if bundle is not None:
             bundle.close()
     return entries
+
+
+def check_directory(directory: str) -> None:
+    """Checks a directory's ``checkpoint`` state file names a checkpoint, with one clear CliError if not."""
+    filename = os.path.join(directory, state.DEFAULT_LATEST_FILENAME)
+    if not os.path.lexists(filename):
+        raise CliError(f"{directory}: no 'checkpoint' state file in this directory; give a checkpoint prefix "
+                       f"(such as {os.path.join(directory, 'model.ckpt-100')})", EXIT_NOT_FOUND)
+    data = file_io.read_bytes(filename, state.MAX_STATE_FILE_BYTES, "checkpoint state file")
+    try:
+        parsed = state.CheckpointState.from_text(data.decode("utf-8"))
+    except (UnicodeDecodeError, state.ParseError) as error:
+        raise CliError(f"{filename}: not a checkpoint state file ({error})", EXIT_DAMAGED) from error
+    if not parsed.model_checkpoint_path:
+        raise CliError(f"{filename}: names no model_checkpoint_path", EXIT_DAMAGED)
+    if state.latest_checkpoint(directory) is None:
+        raise CliError(f"{filename}: names {parsed.model_checkpoint_path!r}, which has no checkpoint files",
+                       EXIT_NOT_FOUND)
+
+
+def record_output(given: str, prefix: str) -> None:
+    """Writes a ``checkpoint`` state file naming ``prefix`` when the output was given as a directory."""
+    if given == prefix or file_io.local_path(given) is None:
+        return
+    directory = os.path.dirname(prefix)
+    state.update_checkpoint_state_internal(directory, prefix, [prefix], save_relative_paths=True)
 
 
 def output_prefix(path: str) -> str:

@@ -42,7 +42,7 @@ __all__ = [
     "generate_checkpoint_state_proto", "update_checkpoint_state", "update_checkpoint_state_internal",
     "get_checkpoint_state", "latest_checkpoint", "checkpoint_exists", "checkpoint_exists_internal",
     "get_checkpoint_mtimes", "remove_checkpoint", "meta_graph_filename", "prefix_to_checkpoint_path",
-    "wait_for_new_checkpoint", "checkpoints_iterator",
+    "wait_for_new_checkpoint", "checkpoints_iterator", "DEFAULT_LATEST_FILENAME", "MAX_STATE_FILE_BYTES",
 ]
 
 logger = logging.getLogger(__name__)
@@ -53,6 +53,7 @@ V1 = 1
 V2 = 2
 
 DEFAULT_LATEST_FILENAME = "checkpoint"  # checkpoint_management._GetCheckpointFilename
+MAX_STATE_FILE_BYTES = 1 << 28  # 256 MiB: a million listed paths fit; a larger "state file" is not one
 _MESSAGE_NAME = "tensorflow.CheckpointState"
 _TEMP_INFIX = ".tmp"  # file_io.atomic_write_string_to_file: filename + ".tmp" + uuid4().hex
 
@@ -245,7 +246,7 @@ def get_checkpoint_state(checkpoint_dir, latest_filename: str | None = None) -> 
     if not file_io.exists(filename):
         return None
     try:
-        data = file_io.read_bytes(filename)
+        data = file_io.read_bytes(filename, MAX_STATE_FILE_BYTES, "checkpoint state file")
     except errors.OpError as e:
         logger.warning("%s: %s", type(e).__name__, e)
         logger.warning("%s: Checkpoint ignored", filename)
