@@ -44,6 +44,11 @@ class Dimension:
             raise ValueError(f"Dimensions {self} and {other} are not compatible")
         return Dimension(self._value if self._value is not None else other.value)
 
+    def assert_is_compatible_with(self, other) -> None:
+        """Raises TF's ValueError unless this dimension and ``other`` are compatible."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {as_dimension(other)} are not compatible")
+
     def __eq__(self, other):
         try:
             other = as_dimension(other)
@@ -225,6 +230,12 @@ class TensorShape:
             return unknown_shape(rank)
         if len(self._dims) != rank:
             raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        """This shape, checked to have at least ``rank`` dimensions (TF's message otherwise)."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
     def concatenate(self, other) -> TensorShape:

@@ -120,7 +120,8 @@ _NAMESPACES = {
             "graph.ops.conv_ops", "graph.ops.depthwise_conv_ops", "graph.ops.pooling_ops", "graph.ops.lrn_ops",
             "graph.ops.pooling_variants",
             "graph.gradients.custom_gradient", "graph.ops.embedding_ops", "graph.ops.top_k_ops",
-            "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses"), {},
+            "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses", "graph.layers.rnn"),
+           {"rnn_cell": "graph.compat.v1:_rnn_cell"},
            frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names
                       "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",
                       "register_partitioned_type", "scatter_nd", "gather_nd"))),
@@ -297,6 +298,7 @@ def _public_names(module_name: str) -> list[str]:
 
 for _name, (_module, _aliases, _excluded) in _NAMESPACES.items():
     globals()[_name] = _Namespace(_name, _module, _aliases, _excluded)
+_rnn_cell = _Namespace("nn.rnn_cell", "graph.layers.rnn_cell", {})  # tf.nn.rnn_cell
 
 
 def disable_eager_execution() -> None:
