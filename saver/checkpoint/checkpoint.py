@@ -89,8 +89,7 @@ class TrackableSaver:
         reader = NewCheckpointReader(save_path)
         try:
             if not reader.has_tensor(OBJECT_GRAPH_PROTO_KEY):
-                return NameBasedSaverStatus(self._root, save_path, reader.get_variable_to_dtype_map(),
-                                            restore_uid, self._prefix_tensor())
+                return NameBasedSaverStatus(self._root, save_path, reader.get_variable_to_dtype_map(), restore_uid)
             graph = object_graph_from_checkpoint(reader)
         finally:
             reader.close()

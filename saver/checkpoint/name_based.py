@@ -9,12 +9,11 @@ checkpoint lacks is an unused attribute, reported by ``assert_consumed`` (TF's N
 from __future__ import annotations
 
 from graph.core import graph as graph_lib
-from graph.ops import state_ops
 from graph.runtime.session import Session
 from graph.tracking import list_objects, set_update_uid, update_uid
 from graph.variables.variables import Variable
 from saver.checkpoint.restore import session_or_default
-from saver.graph_ops import save_ops
+from saver.saver import Saver
 from saver.storage.object_graph_keys import VARIABLE_VALUE_KEY
 
 __all__ = ["NameBasedSaverStatus"]
@@ -23,17 +22,21 @@ __all__ = ["NameBasedSaverStatus"]
 class NameBasedSaverStatus:
     """Status of ``Checkpoint.restore`` on a name-based checkpoint: restores variables by global name."""
 
-    def __init__(self, root, save_path: str, dtypes_by_name: dict, restore_uid: int, prefix_tensor):
+    def __init__(self, root, save_path: str, dtypes_by_name: dict, restore_uid: int):
         self._root = root
         self._save_path = save_path
         self._names = set(dtypes_by_name)
         self._restore_uid = restore_uid
-        self._prefix_tensor = prefix_tensor
         self._optionally_restored: list = []
         self._unused_attributes: list[tuple[object, list[str]]] = []
 
     def add_to_optionally_restored(self, variable: Variable) -> None:
-        """A variable (save_counter) whose absence from the checkpoint is not an error."""
+        """A variable (save_counter) whose unused attributes assert_consumed forgives.
+
+        As in TensorFlow 2.21's graph mode, it is still gathered by run_restore_ops, so a TF1 Saver checkpoint
+        (which has no ``save_counter``) fails there with NotFoundError: convert such checkpoints instead
+        (saver.checkpoint.converter).
+        """
         self._optionally_restored.append(variable)
 
     def assert_consumed(self) -> NameBasedSaverStatus:
@@ -61,29 +64,22 @@ class NameBasedSaverStatus:
         return self
 
     def run_restore_ops(self, session: Session | None = None) -> None:
-        """Restores, by global name, every reachable variable not restored by a newer restore.
+        """Restores, by global name with a new tf.train.Saver, every reachable variable not restored yet.
 
         Raises:
-          NotFoundError / InvalidArgumentError: from the restore ops (dtype or shape mismatch).
+          NotFoundError: if the checkpoint lacks a variable's name (the Saver's message).
         """
         session = session_or_default(session)
-        restore_ops = []
+        variables = []
         for obj in list_objects(self._root):
             if update_uid(obj) >= self._restore_uid:
                 continue
             set_update_uid(obj, self._restore_uid)
-            if not isinstance(obj, Variable):
-                continue
-            name = obj.op.name
-            if name not in self._names:
-                self._unused_attributes.append((obj, [VARIABLE_VALUE_KEY]))
-                continue
-            with obj.op.graph.as_default(), graph_lib.name_scope(None, "restore"):
-                with graph_lib.device("/cpu:0"):
-                    value = save_ops.restore_v2(self._prefix_tensor, [name], [""], [obj.dtype.base_dtype])[0]
-                restore_ops.append(state_ops.assign(
-                    obj, value, validate_shape=obj.get_shape().is_fully_defined()).op)
-        session.run(restore_ops, feed_dict={self._prefix_tensor: self._save_path})
+            if isinstance(obj, Variable):
+                variables.append(obj)
+        if variables:
+            with graph_lib.device("/cpu:0"):
+                Saver(variables).restore(session, self._save_path)
 
     def initialize_or_restore(self, session: Session | None = None) -> None:
         """As run_restore_ops."""
