@@ -251,10 +251,6 @@ def _loop_cond_grad(_):
 
 NotDifferentiable("Assert")  # as TF's control_flow_ops declares it
 
-# TensorArray ops TF's tensor_array_grad declares without gradients (the handle, its size, closing it).
-for _op_type in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3"):
-    NotDifferentiable(_op_type)
-
 # The stacks of while-loop gradients (TF's data_flow_grad declares them).
 for _op_type in ("StackV2", "StackPushV2", "StackPopV2", "StackCloseV2"):
     NotDifferentiable(_op_type)

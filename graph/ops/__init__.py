@@ -19,7 +19,7 @@ KERNEL_FAMILIES = (
     "math_grad_ops", "nn_grad_ops", "conv_ops", "depthwise_conv_ops", "pooling_ops", "lrn_ops", "space_to_batch_ops",
     "summary_ops", "summary_image_ops",
     "data_flow_ops", "top_k_ops", "candidate_sampling_ops", "sparse_ops", "segment_ops",
-    "tensor_array_ops", "control_flow_frame_ops", "sequence_ops", "stack_ops",
+    "tensor_array_ops", "control_flow_frame_ops", "sequence_ops", "stack_ops", "tensor_array_kernels",
     "queue_ops", "reader_ops",
 )
 

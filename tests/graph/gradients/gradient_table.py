@@ -145,9 +145,6 @@ CASES = [
 # Op types TF differentiates whose gradients are not written yet; tf.gradients through them raises TF's
 # LookupError.
 PENDING_ELSEWHERE: frozenset[str] = frozenset({
-    # TF's tensor_array_grad (TensorArrayGradV3 accumulators) is not built yet, nor its op
-    "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3", "TensorArrayScatterV3",
-    "TensorArrayConcatV3", "TensorArraySplitV3",
 })
 
 # Ops TensorFlow registers nothing for: no inputs, only integer/boolean outputs, or optimizer updates;

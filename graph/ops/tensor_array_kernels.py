@@ -1,0 +1,259 @@
+"""The kernels of TF1's ``TensorArray`` ops (TensorArrayV3 family) and their per-run array state.
+
+Each execution of ``TensorArrayV3`` in a Session creates a fresh array (TF: a per-step
+resource); the handle's value is that array's state object, which flows through Enter and
+Identity like any value; the session keeps the arrays of the current run in ``ctx.op_state``
+so ``TensorArrayCloseV3`` can release them.  Writes return the flow input as the new flow.
+
+``TensorArrayGradV3`` returns the gradient array of a forward array for one gradient
+``source`` (one per tf.gradients call), created on first use with the forward array's
+size and element shapes: writes to one of its indices add up (several reads of one element
+each write a gradient), and reading an index nobody wrote gives zeros of that element's shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graph import errors
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape, as_shape
+
+__all__ = ["FLOW_INFO", "HANDLE_INFO"]
+
+FLOW_INFO = (dtypes_lib.float32, TensorShape([]))  # a scalar float flow, as TF's shape functions say
+HANDLE_INFO = (dtypes_lib.resource, TensorShape([2]))
+
+
+# ----------------------------------------------------------------- kernel state
+class _ArrayState:
+    """One TensorArray in one run: its elements, and which were read (clear_after_read)."""
+
+    __slots__ = ("name", "dtype", "elements", "cleared", "shapes", "dynamic_size", "clear_after_read",
+                 "element_shape", "identical_shapes", "closed", "aggregate_writes", "gradients")
+
+    def __init__(self, op, size: int):
+        self.name = op.name
+        self.dtype = op._attrs["dtype"].numpy_dtype
+        self.elements: list = [None] * size
+        self.cleared = [False] * size
+        self.shapes: list = [None] * size  # each written element's shape, kept after a read clears it
+        self.dynamic_size = bool(op._attrs.get("dynamic_size"))
+        self.clear_after_read = bool(op._attrs.get("clear_after_read", True))
+        self.element_shape = as_shape(op._attrs.get("element_shape", TensorShape(None)))
+        self.identical_shapes = bool(op._attrs.get("identical_element_shapes"))
+        self.closed = False
+        self.aggregate_writes = False  # a gradient array: a second write to an index adds
+        self.gradients: dict = {}  # gradient source -> its gradient array
+
+    def gradient(self, op, source: str) -> _ArrayState:
+        """The gradient array of this array for ``source``: same size and element shapes, created once."""
+        grad = self.gradients.get(source)
+        if grad is None:
+            grad = _ArrayState.__new__(_ArrayState)
+            size = len(self.elements)
+            grad.name, grad.dtype = f"{self.name}@{source}", self.dtype
+            grad.elements, grad.cleared, grad.shapes = [None] * size, [False] * size, list(self.shapes)
+            grad.dynamic_size, grad.clear_after_read = False, True
+            grad.element_shape, grad.identical_shapes = self.element_shape, self.identical_shapes
+            grad.closed, grad.aggregate_writes, grad.gradients = False, True, {}
+            self.gradients[source] = grad
+        return grad
+
+
+def _state(op, handle) -> _ArrayState:
+    if not isinstance(handle, _ArrayState):
+        raise errors.InvalidArgumentError(None, op, f"'{op.name}' expects a TensorArray handle as input 0.")
+    if handle.closed:
+        raise errors.InvalidArgumentError(None, op, f"TensorArray {handle.name} has already been closed.")
+    return handle
+
+
+def _write(op, array: _ArrayState, index: int, value) -> None:
+    if index < 0:
+        raise errors.InvalidArgumentError(None, op, f"Tried to write to index {index} but array size is: "
+                                          f"{len(array.elements)}")
+    if index >= len(array.elements):
+        if not array.dynamic_size:
+            raise errors.InvalidArgumentError(None, op, f"Tried to write to index {index} but array is not "
+                                              f"resizeable and size is: {len(array.elements)}")
+        grow = index + 1 - len(array.elements)
+        array.elements.extend([None] * grow)
+        array.cleared.extend([False] * grow)
+        array.shapes.extend([None] * grow)
+    value = np.asarray(value)
+    if value.dtype != array.dtype:
+        raise errors.InvalidArgumentError(None, op, f"TensorArray dtype is {np.dtype(array.dtype).name} but Op is "
+                                          f"trying to write dtype {value.dtype.name}.")
+    if array.identical_shapes:
+        shape = array.element_shape
+        if not shape.is_compatible_with(TensorShape(list(value.shape))):
+            raise errors.InvalidArgumentError(
+                None, op, f"Could not write to TensorArray index {index} because the value shape is "
+                f"{list(value.shape)} which is incompatible with the TensorArray's inferred element shape: "
+                f"{shape} (consider setting infer_shape=False).")
+        array.element_shape = TensorShape(list(value.shape))
+    if array.aggregate_writes and array.elements[index] is not None:
+        previous = array.elements[index]
+        if previous.shape != value.shape:
+            raise errors.InvalidArgumentError(None, op, f"Could not aggregate to TensorArray index {index} because the "
+                                              f"existing shape is {list(previous.shape)} but the new input shape is "
+                                              f"{list(value.shape)}")
+        array.elements[index] = previous + value
+        return
+    if array.cleared[index] and array.aggregate_writes:
+        raise errors.InvalidArgumentError(None, op, f"Could not write to TensorArray index {index} because it has "
+                                          "already been read.")
+    if array.elements[index] is not None or array.cleared[index]:
+        raise errors.InvalidArgumentError(None, op, f"Could not write to TensorArray index {index} because it has "
+                                          "already been written to.")
+    array.elements[index] = value
+    array.shapes[index] = value.shape
+
+
+def _read(op, array: _ArrayState, index: int):
+    if not 0 <= index < len(array.elements):
+        raise errors.InvalidArgumentError(None, op, f"Tried to read from index {index} but array size is: "
+                                          f"{len(array.elements)}")
+    value = array.elements[index]
+    if value is None:
+        if array.cleared[index]:
+            raise errors.InvalidArgumentError(None, op, f"Could not read index {index} twice because it was cleared "
+                                              "after a previous read (perhaps try setting clear_after_read = false?).")
+        if array.shapes[index] is not None:  # a gradient array: zeros for an element nothing wrote
+            return np.zeros(array.shapes[index], dtype=array.dtype)
+        if not array.element_shape.is_fully_defined():
+            raise errors.InvalidArgumentError(
+                None, op, f"Could not read from TensorArray index {index}.  Furthermore, the element shape is not "
+                f"fully defined: {array.element_shape}.  It is possible you are working with a resizeable "
+                "TensorArray and stop_gradients is not allowing the gradients to be written.  If you set the full "
+                "element_shape property on the forward TensorArray, the proper all-zeros tensor will be returned "
+                "instead of incurring this error.")
+        return np.zeros(array.element_shape.as_list(), dtype=array.dtype)
+    if array.clear_after_read:
+        array.elements[index] = None
+        array.cleared[index] = True
+    return value
+
+
+def _compute_create(ctx, op, inputs):
+    array = _ArrayState(op, int(inputs[0]))
+    ctx.op_state.setdefault("TensorArrays", []).append(array)
+    return [array, np.float32(0)]
+
+
+def _compute_write(ctx, op, inputs):
+    handle, index, value, flow = inputs
+    _write(op, _state(op, handle), int(index), value)
+    return [np.float32(flow)]
+
+
+def _compute_read(ctx, op, inputs):
+    return [_read(op, _state(op, inputs[0]), int(inputs[1]))]
+
+
+def _stacked(op, array: _ArrayState, values: list):
+    if not values:
+        if array.shapes[index] is not None:  # a gradient array: zeros for an element nothing wrote
+            return np.zeros(array.shapes[index], dtype=array.dtype)
+        if not array.element_shape.is_fully_defined():
+            raise errors.UnimplementedError(
+                None, op, f"TensorArray has size zero, but element shape {array.element_shape} is not fully "
+                "defined. Currently only static shapes are supported when packing zero-size TensorArrays.")
+        return np.zeros([0] + array.element_shape.as_list(), dtype=array.dtype)
+    for index, value in enumerate(values[1:], 1):
+        if value.shape != values[0].shape:
+            raise errors.InvalidArgumentError(None, op, f"TensorArray has inconsistent shapes.  Index 0 has shape: "
+                                              f"{list(values[0].shape)} but index {index} has shape: "
+                                              f"{list(value.shape)}")
+    return np.stack(values).astype(array.dtype, copy=False)
+
+
+def _compute_gather(ctx, op, inputs):
+    array = _state(op, inputs[0])
+    indices = np.asarray(inputs[1]).reshape(-1)
+    return [_stacked(op, array, [_read(op, array, int(i)) for i in indices])]
+
+
+def _compute_concat(ctx, op, inputs):
+    array = _state(op, inputs[0])
+    values = [_read(op, array, i) for i in range(len(array.elements))]
+    if any(v.ndim == 0 for v in values):
+        raise errors.InvalidArgumentError(None, op, "Concat saw a scalar shape at index 0 but requires at least "
+                                          "vectors.  Did you mean to call pack?")
+    lengths = np.array([v.shape[0] for v in values], dtype=np.int64)
+    if not values:
+        return [np.zeros([0] + op._attrs.get("element_shape_except0", TensorShape(None)).as_list(),
+                         dtype=array.dtype), lengths]
+    return [np.concatenate(values).astype(array.dtype, copy=False), lengths]
+
+
+def _compute_scatter(ctx, op, inputs):
+    handle, indices, value, flow = inputs
+    array, value, indices = _state(op, handle), np.asarray(value), np.asarray(indices).reshape(-1)
+    if value.ndim == 0 or value.shape[0] != len(indices):
+        raise errors.InvalidArgumentError(None, op, f"Expected len(indices) == values.shape[0], but saw: "
+                                          f"{len(indices)} vs. {value.shape[0] if value.ndim else 0}")
+    for position, index in enumerate(indices):
+        _write(op, array, int(index), value[position])
+    return [np.float32(flow)]
+
+
+def _compute_split(ctx, op, inputs):
+    handle, value, lengths, flow = inputs
+    array, value, lengths = _state(op, handle), np.asarray(value), np.asarray(lengths).reshape(-1)
+    if value.ndim == 0 or int(lengths.sum()) != value.shape[0]:
+        raise errors.InvalidArgumentError(None, op, f"Expected sum of lengths to be equal to values.shape[0], but "
+                                          f"sum of lengths is: {int(lengths.sum())} and value's shape is: "
+                                          f"{list(value.shape)}")
+    start = 0
+    for index, length in enumerate(lengths):
+        _write(op, array, index, value[start:start + int(length)])
+        start += int(length)
+    return [np.float32(flow)]
+
+
+def _compute_size(ctx, op, inputs):
+    return [np.int32(len(_state(op, inputs[0]).elements))]
+
+
+def _compute_close(ctx, op, inputs):
+    array = _state(op, inputs[0])
+    array.closed = True
+    arrays = ctx.op_state.get("TensorArrays", [])
+    if array in arrays:
+        arrays.remove(array)
+    return []
+
+
+def _compute_grad(ctx, op, inputs):
+    handle, flow = inputs
+    array = _state(op, handle)
+    return [array.gradient(op, op._attrs["source"].decode()), np.float32(flow)]
+
+
+def _element_infer(op):
+    shape = as_shape(op._attrs.get("element_shape", TensorShape(None)))
+    return shape
+
+
+kernels.register("TensorArrayV3", infer=lambda op: [HANDLE_INFO, FLOW_INFO], compute=_compute_create, stateful=True,
+                 default_attrs={"element_shape": TensorShape(None), "dynamic_size": False, "clear_after_read": True,
+                                "identical_element_shapes": False, "tensor_array_name": b""})
+kernels.register("TensorArrayWriteV3", infer=lambda op: [FLOW_INFO], compute=_compute_write, stateful=True)
+kernels.register("TensorArrayReadV3", infer=lambda op: [(op._attrs["dtype"], TensorShape(None))],
+                 compute=_compute_read, stateful=True)
+kernels.register("TensorArrayGatherV3", compute=_compute_gather, stateful=True,
+                 infer=lambda op: [(op._attrs["dtype"], TensorShape([None]).concatenate(_element_infer(op))
+                                    if _element_infer(op).ndims is not None else TensorShape(None))],
+                 default_attrs={"element_shape": TensorShape(None)})
+kernels.register("TensorArrayConcatV3", compute=_compute_concat, stateful=True,
+                 infer=lambda op: [(op._attrs["dtype"], TensorShape(None)), (dtypes_lib.int64, TensorShape([None]))],
+                 default_attrs={"element_shape_except0": TensorShape(None)})
+kernels.register("TensorArrayScatterV3", infer=lambda op: [FLOW_INFO], compute=_compute_scatter, stateful=True)
+kernels.register("TensorArraySplitV3", infer=lambda op: [FLOW_INFO], compute=_compute_split, stateful=True)
+kernels.register("TensorArraySizeV3", infer=lambda op: [(dtypes_lib.int32, TensorShape([]))],
+                 compute=_compute_size, stateful=True)
+kernels.register("TensorArrayCloseV3", infer=lambda op: [], compute=_compute_close, stateful=True)
+kernels.register("TensorArrayGradV3", infer=lambda op: [HANDLE_INFO, FLOW_INFO], compute=_compute_grad, stateful=True)
