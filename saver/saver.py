@@ -55,7 +55,9 @@ def _as_str(value) -> str:
         value = value.item()
     if isinstance(value, (bytes, np.bytes_)):
         return bytes(value).decode("utf-8", "surrogateescape")
-    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"Expected binary or unicode string, got {value!r}")  # TF: compat.as_bytes' error
 
 
 class Saver:
@@ -240,8 +242,7 @@ class Saver:
                 parent directory of ``save_path`` does not exist.
             RuntimeError: if the saver was deferred and never built.
         """
-        if not isinstance(save_path, (str, bytes, os.PathLike)):  # TF: compat.as_bytes' error, nothing written
-            raise TypeError(f"Expected binary or unicode string, got {save_path!r}")
+        _as_str(save_path)  # TF: compat.as_bytes' TypeError for a path that is not a string, nothing written
         if file_io.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
             return remote.save(self, sess, save_path, global_step, write_meta_graph, latest_filename=latest_filename,
                                meta_graph_suffix=meta_graph_suffix, write_state=write_state,
@@ -284,10 +285,11 @@ class Saver:
                         all_model_checkpoint_paths=self.last_checkpoints, latest_filename=latest_filename,
                         save_relative_paths=self._save_relative_paths)
                     self._MaybeDeleteOldCheckpoints(meta_graph_suffix=meta_graph_suffix)
-            except (errors.FailedPreconditionError, errors.NotFoundError) as exc:
-                if not os.path.isdir(save_path_parent or "."):
+            except (errors.FailedPreconditionError, errors.NotFoundError, OSError) as exc:
+                if not os.path.isdir(save_path_parent or "."):  # missing, or a file (TF's ValueError for both)
                     raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.") from exc
-                raise
+                raise file_io.os_error(exc, file_io.intended_name(exc.filename or checkpoint_file)) if isinstance(
+                    exc, OSError) else exc  # disk full, permission denied: TF's class, naming the real file
         if write_meta_graph:
             filename = state_lib.meta_graph_filename(checkpoint_file, meta_graph_suffix=meta_graph_suffix)
             with sess.graph.as_default():
@@ -321,8 +323,8 @@ class Saver:
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         checkpoint_prefix = _as_str(save_path)
-        if not state_lib.checkpoint_exists_internal(checkpoint_prefix):
-            raise CheckpointNotFoundError(None, None, "The passed save_path is not a valid checkpoint: " + checkpoint_prefix)
+        if not state_lib.restorable_prefix(checkpoint_prefix):  # for x.index: says to pass the prefix x
+            raise CheckpointNotFoundError(None, None, state_lib.not_a_checkpoint_message(checkpoint_prefix))
         logger.info("Restoring parameters from %s", checkpoint_prefix)
         try:
             sess.run(self.saver_def.restore_op_name, {self.saver_def.filename_tensor_name: checkpoint_prefix})

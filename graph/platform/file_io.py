@@ -46,7 +46,8 @@ from graph import errors
 __all__ = ["is_url", "local_path", "filesystem", "join", "split", "isabs", "relpath", "temp_filename",
            "atomic_file", "write_bytes", "open_writable", "read_bytes", "exists", "isdir", "makedirs", "glob",
            "glob_escape", "remove", "mtime_seconds", "os_error", "open_regular", "set_durable", "durable",
-           "sync_file", "sync_directory", "special_file_error", "read_open"]
+           "sync_file", "sync_directory", "special_file_error", "read_open",
+           "intended_name"]
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _FILE_URL = "file://"
@@ -146,6 +147,11 @@ _ERRNO_CLASSES = {
     errno.ELOOP: errors.InvalidArgumentError,
     errno.EAGAIN: errors.UnavailableError, errno.EINTR: errors.UnavailableError,
 }
+
+
+def intended_name(path: str) -> str:
+    """The file a temporary name of :func:`temp_filename` stands for (other paths unchanged)."""
+    return re.sub(r"\.tempstate\d+$", "", os.fspath(path))
 
 
 def os_error(error: OSError, path: str) -> errors.OpError:

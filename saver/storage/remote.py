@@ -86,9 +86,11 @@ def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool 
     if local is not None:
         return saver.save(sess, local, write_state=write_state, **options)
     directory, name = file_io.split(url_prefix)
+    if not name:  # TF's relpath error for a save path that names no file ("" or "dir/")
+        raise ValueError(f"no path specified: {url_prefix!r} names a directory, not a checkpoint prefix in it")
     staging = tempfile.mkdtemp(prefix="tf1-saver-remote-")
     try:
-        written = saver.save(sess, os.path.join(staging, name or "ckpt"), write_state=False, **options)
+        written = saver.save(sess, os.path.join(staging, name), write_state=False, **options)
         staged = sorted({f.rsplit(".", 1)[0] for f in os.listdir(staging) if DATA_SUFFIX.search(f)
                          or f.endswith((".index", "." + meta_graph_suffix))})
         file_io.makedirs(directory)

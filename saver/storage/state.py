@@ -36,6 +36,7 @@ from graph.platform import file_io
 from graph.proto import text_format
 from graph.proto.protobuf import DOUBLE, STRING, Field, Message
 from graph.proto.text_format import ParseError  # text_format.ParseError: line, column, GetLine(), GetColumn()
+from saver.format.bundle_files import DATA_SUFFIX
 
 __all__ = [
     "CheckpointState", "ParseError", "LEGACY", "V1", "V2",
@@ -43,6 +44,7 @@ __all__ = [
     "get_checkpoint_state", "latest_checkpoint", "checkpoint_exists", "checkpoint_exists_internal",
     "get_checkpoint_mtimes", "remove_checkpoint", "meta_graph_filename", "prefix_to_checkpoint_path",
     "wait_for_new_checkpoint", "checkpoints_iterator", "DEFAULT_LATEST_FILENAME", "MAX_STATE_FILE_BYTES",
+    "not_a_checkpoint_message", "prefix_of_checkpoint_file", "restorable_prefix",
 ]
 
 logger = logging.getLogger(__name__)
@@ -290,6 +292,28 @@ def latest_checkpoint(checkpoint_dir, latest_filename: str | None = None) -> str
 def checkpoint_exists_internal(checkpoint_prefix: str) -> bool:
     """True if a V2 (``<prefix>.index``) or V1 (the prefix, a glob) checkpoint exists."""
     return bool(file_io.glob(prefix_to_checkpoint_path(checkpoint_prefix, V2)) or file_io.glob(checkpoint_prefix))
+
+
+def prefix_of_checkpoint_file(path: str) -> str | None:
+    """The prefix of the V2 checkpoint ``path`` is a file of (its .index, .meta or a data file), else None."""
+    prefix = DATA_SUFFIX.sub("", path.removesuffix(".index").removesuffix(".meta"))
+    if prefix == path or file_io.exists(path + ".index") or not file_io.exists(prefix + ".index"):
+        return None
+    return prefix
+
+
+def restorable_prefix(path: str) -> bool:
+    """True when ``path`` is a checkpoint prefix to restore (not missing, not one of a checkpoint's files)."""
+    return prefix_of_checkpoint_file(path) is None and checkpoint_exists_internal(path)
+
+
+def not_a_checkpoint_message(path: str) -> str:
+    """Saver.restore's message for a path with no checkpoint; for one of a checkpoint's files, names its prefix."""
+    message = "The passed save_path is not a valid checkpoint: " + path
+    prefix = prefix_of_checkpoint_file(path)
+    if prefix is not None:
+        message += f" (a file of the checkpoint {prefix}: pass that prefix, not one of its files)"
+    return message
 
 
 def checkpoint_exists(checkpoint_prefix: str) -> bool:
