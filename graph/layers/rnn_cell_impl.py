@@ -122,7 +122,9 @@ def input_depth(input_shape) -> int:
     depth = TensorShape(input_shape)[-1] if TensorShape(input_shape).ndims else None
     depth = getattr(depth, "value", depth)
     if depth is None:
-        raise ValueError(f"Expected inputs.shape[-1] to be known, received shape: {tuple(TensorShape(input_shape))}")
+        # TF's cells see the shape as a tuple of ints (tf_utils.shape_type_conversion).
+        raise ValueError(f"Expected inputs.shape[-1] to be known, received shape: "
+                         f"{tuple(TensorShape(input_shape).as_list())}")
     return int(depth)
 
 

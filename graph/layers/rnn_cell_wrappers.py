@@ -28,7 +28,11 @@ __all__ = ["DropoutWrapper", "ResidualWrapper", "DeviceWrapper"]
 
 
 class _RNNCellWrapper(RNNCell):
-    """Base of the wrappers: delegates sizes and the zero state to the wrapped ``cell``."""
+    """Base of the wrappers: delegates sizes and the zero state to the wrapped ``cell``.
+
+    As in TF 2.21, a wrapper lists none of the wrapped cell's weights as its own (``wrapper.variables == []``);
+    they stay on the cell (``wrapper.wrapped_cell.variables``).
+    """
 
     def __init__(self, cell, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -49,13 +53,6 @@ class _RNNCellWrapper(RNNCell):
         """The wrapped cell's zero state, under ``<Wrapper>ZeroState``."""
         with graph_lib.name_scope(type(self).__name__ + "ZeroState"):
             return self.cell.zero_state(batch_size, dtype)
-
-    trainable_weights = property(lambda self: self.cell.trainable_weights, doc="The wrapped cell's.")
-    non_trainable_weights = property(lambda self: self.cell.non_trainable_weights, doc="The wrapped cell's.")
-    trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
-    weights = property(lambda self: self.cell.weights, doc="The wrapped cell's weights.")
-    variables = weights
 
 
 def _default_dropout_state_filter_visitor(substate):
