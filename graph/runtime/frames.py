@@ -31,6 +31,9 @@ from graph.runtime.executor import execute
 __all__ = ["has_frames", "schedule", "FrameRunner"]
 
 _MERGE_TYPES = frozenset(("Merge", "RefMerge"))
+# TF's executor never marks a ControlTrigger dead: a gradient loop's sync point waits for the stack
+# pushes or pops of both branches of a cond, one of which is always dead.
+_NEVER_DEAD = frozenset(("ControlTrigger",))
 
 
 def has_frames(order: list) -> bool:
@@ -204,6 +207,8 @@ def _build_level(path: tuple, level_ops: list, member: dict, fed: dict, tensor_s
                            and i not in kernel.ref_inputs)
             controls = tuple(_control_position(op, c, position, in_level, key_of, path)
                              for c in op._control_inputs if not (id(op) in enter_slots and id(c) not in in_level))
+            if op._type in _NEVER_DEAD:
+                controls = ()  # it still runs after its control inputs (the ordering above), dead or not
             step = (op, kernel.compute, in_slots, derefs, first_out[key], len(op._outputs), controls,
                     op._type in _MERGE_TYPES)
         position[key] = len(steps)

@@ -140,6 +140,8 @@ def _schedule(order: list, fed: dict, slot: int):
         else:
             in_slots = derefs = ()
         controls = tuple([op_index[id(c)] for c in op._control_inputs]) if op._control_inputs else ()
+        if op_type == "ControlTrigger":
+            controls = ()  # never dead, as in TF's executor (graph.runtime.frames)
         if op_type in _DEADNESS_SOURCES:
             deadness = True
         steps.append((op, kernel.compute, in_slots, derefs, out0, len(op._outputs), controls,
