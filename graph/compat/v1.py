@@ -127,6 +127,9 @@ _NAMESPACES = {
                       "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",
                       "register_partitioned_type", "scatter_nd", "gather_nd"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
+    "data": (("graph.data.dataset_ops", "graph.data.iterator_ops"), {"experimental": "graph.data:experimental"},
+             frozenset(("DatasetV1", "ITERATOR_OP_TYPES"))),
+    "python_io": ("graph.platform.tfrecord_io", {}, frozenset(("decompress",))),
     "sparse": (None, {
         "placeholder": "graph.ops.sparse_ops:sparse_placeholder",
         "SparseTensor": "graph.core.sparse_tensor:SparseTensor",
@@ -207,6 +210,9 @@ _NAMESPACES = {
         "replica_device_setter": "graph.train.device_setter:replica_device_setter",
         "ClusterSpec": "graph.train.device_setter:ClusterSpec",
         "Saver": "saver.saver:Saver",
+        **{name: "graph.proto.example:" + name for name in (
+            "Example", "SequenceExample", "Feature", "Features", "FeatureList", "FeatureLists", "BytesList",
+            "FloatList", "Int64List")},
         "Checkpoint": "saver.checkpoint.checkpoint:Checkpoint",
         "CheckpointManager": "saver.checkpoint.manager:CheckpointManager",
         "SaverDef": "saver.saver:SaverDef",

@@ -159,6 +159,12 @@ UNREGISTERED_IN_TF = frozenset({
     # nothing differentiable ever flows into it)
     "Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints",
     "ShardedFilename", "ShardedFilespec", "StringJoin", "StaticRegexFullMatch",
+    # tf.data's dataset and iterator ops (graph.data): variant and resource outputs carry no gradient
+    "TensorSliceDataset", "TensorDataset", "RangeDataset", "ZipDataset", "ConcatenateDataset", "MapDataset",
+    "FilterDataset", "FlatMapDataset", "InterleaveDataset", "BatchDatasetV2", "PaddedBatchDatasetV2",
+    "ShuffleDataset", "RepeatDataset", "TakeDataset", "SkipDataset", "PrefetchDataset", "CacheDataset",
+    "UnbatchDataset", "TFRecordDataset", "TextLineDataset", "GeneratorDataset", "MatchingFiles", "IteratorV2",
+    "MakeIterator", "IteratorGetNext", "OneShotIterator", "IteratorToStringHandle", "IteratorFromStringHandleV2",
     # queues (TF declares only the V1 queue ops NotDifferentiable; nothing for the V2 resource ops)
     "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
     "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",

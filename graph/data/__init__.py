@@ -1,0 +1,12 @@
+"""graph/data: tf.data datasets and iterators (their ops and kernels) in graph mode.
+
+Importing this package registers the dataset and iterator kernels (a GraphDef that uses them can run
+once it is imported).
+"""
+
+import importlib as _importlib
+
+MODULES = ("dataset_kernels", "readers", "iterator_ops", "experimental")
+
+for _module in MODULES:
+    _importlib.import_module(f"{__name__}.{_module}")

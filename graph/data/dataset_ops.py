@@ -1,0 +1,425 @@
+"""``tf.data.Dataset`` in graph mode (TF1's DatasetV1): sources and transformations that build dataset ops.
+
+Each method adds one dataset op (TF's op type, input Consts named as TF names them) whose output is a
+scalar variant tensor, and returns a new Dataset knowing its element structure (``element_spec``,
+``output_types``, ``output_shapes``) as TF infers it.  Functions given to ``map``, ``filter``,
+``flat_map`` and ``interleave`` are traced once (graph/data/function.py); a tuple element is passed as
+separate arguments, any other structure as one.  Nothing is computed until an iterator runs in a Session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base.shapes import TensorShape, as_shape
+from graph.core.graph import Tensor, convert_to_tensor, get_default_graph, name_scope
+from graph.core.random_seed import get_seed
+from graph.data import function as function_lib
+from graph.data import iterator_ops
+from graph.data import readers
+from graph.data import structure as structure_lib
+from graph.data.dataset_kernels import VARIANT_SCALAR
+from graph.data.structure import TensorSpec
+from graph.ops import array_ops, constant_ops, math_ops
+from graph.ops.math_grad_ops import where_v2
+
+__all__ = ["Dataset", "DatasetV1", "TFRecordDataset", "TextLineDataset", "get_output_types",
+           "get_output_shapes", "get_output_classes", "AUTOTUNE", "INFINITE_CARDINALITY"]
+
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+_DEFAULT_READ_BUFFER = 256 * 1024  # TFRecordDataset's default buffer_size (bytes), as TF passes it
+
+
+def _const(value, dtype, name: str) -> Tensor:
+    if isinstance(value, Tensor):
+        return math_ops.cast(value, dtype) if value.dtype.base_dtype != dtype else value
+    return constant_ops.constant(value, dtype=dtype, name=name)
+
+
+def _flat_specs(structure) -> list[TensorSpec]:
+    return structure_lib.flatten(structure)
+
+
+def _seeds(seed) -> tuple[Tensor, Tensor]:
+    """tf.data's random_seed.get_seed: the (seed, seed2) int64 tensors of a random dataset."""
+    op_seed, op_seed2 = get_seed(seed)
+    if op_seed is None:
+        seed_tensor = constant_ops.constant(0, dtype=dtypes_lib.int64, name="seed")
+    else:
+        seed_tensor = _const(op_seed, dtypes_lib.int64, "seed")
+    if op_seed2 is None:
+        return seed_tensor, constant_ops.constant(0, dtype=dtypes_lib.int64, name="seed2")
+    with name_scope("seed2") as scope:
+        seed2 = constant_ops.constant(op_seed2, dtype=dtypes_lib.int64)
+        both_zero = math_ops.logical_and(math_ops.equal(seed_tensor, 0), math_ops.equal(seed2, 0))
+        seed2 = where_v2(both_zero, constant_ops.constant(2**31 - 1, dtype=dtypes_lib.int64), seed2, name=scope)
+    return seed_tensor, seed2
+
+
+def _call_with_element(fn: Callable, element):
+    """fn(*element) for a plain tuple element, fn(element) otherwise (tf.data's _should_unpack)."""
+    return fn(*element) if type(element) is tuple else fn(element)
+
+
+def _normalize_output(value):
+    if isinstance(value, list):  # TF converts a returned list to a tuple (with a warning)
+        value = tuple(value)
+    if isinstance(value, DatasetV1):
+        return value
+    return structure_lib.map_structure(lambda leaf: leaf if isinstance(leaf, (Tensor, DatasetV1))
+                                       else convert_to_tensor(leaf), value)
+
+
+class DatasetV1:
+    """A graph-mode ``tf.data.Dataset``: a variant tensor and the structure of its elements."""
+
+    def __init__(self, variant_tensor: Tensor, structure):
+        """Wraps ``variant_tensor``, whose elements have ``structure`` (a nest of TensorSpecs)."""
+        self._variant_tensor = variant_tensor
+        self._structure = structure
+
+    # ----------------------------------------------------------------- structure
+    @property
+    def element_spec(self):
+        """The structure of one element, a TensorSpec per component."""
+        return self._structure
+
+    @property
+    def output_types(self):
+        """The dtype of each component, in the element's structure."""
+        return structure_lib.map_structure(lambda spec: spec.dtype, self._structure)
+
+    @property
+    def output_shapes(self):
+        """The static shape of each component, in the element's structure."""
+        return structure_lib.map_structure(lambda spec: spec.shape, self._structure)
+
+    @property
+    def output_classes(self):
+        """The Python class of each component (Tensor)."""
+        return structure_lib.map_structure(lambda spec: Tensor, self._structure)
+
+    def _op(self, op_type: str, inputs: list, structure, attrs: dict | None = None,
+            types_attr: str = "output_types") -> DatasetV1:
+        specs = _flat_specs(structure)
+        all_attrs = {types_attr: [s.dtype for s in specs], "output_shapes": [s.shape for s in specs]}
+        all_attrs.update(attrs or {})
+        op = get_default_graph().create_op(op_type, inputs, dtypes=[VARIANT_SCALAR[0]], shapes=[VARIANT_SCALAR[1]],
+                                           attrs=all_attrs, name=op_type)
+        return DatasetV1(op.outputs[0], structure)
+
+    def _unary(self, op_type: str, extra_inputs: list, structure=None, attrs: dict | None = None) -> DatasetV1:
+        return self._op(op_type, [self._variant_tensor] + extra_inputs,
+                        self._structure if structure is None else structure, attrs)
+
+    # ----------------------------------------------------------------- sources
+    @staticmethod
+    def from_tensors(tensors) -> DatasetV1:
+        """A dataset of one element, ``tensors``."""
+        element = structure_lib.normalize_element(tensors)
+        flat = structure_lib.flatten(element)
+        return DatasetV1(None, None)._op("TensorDataset", flat, structure_lib.structure_of(element),
+                                         types_attr="Toutput_types")
+
+    @staticmethod
+    def from_tensor_slices(tensors) -> DatasetV1:
+        """A dataset of the slices of ``tensors`` along their first dimension.
+
+        Raises:
+            ValueError: if a component is a scalar or the first dimensions differ.
+        """
+        element = structure_lib.normalize_element(tensors)
+        flat = structure_lib.flatten(element)
+        first = TensorShape(None)
+        for tensor in flat:
+            if tensor.shape.ndims == 0:
+                raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, got {tensor.shape}.")
+            if tensor.shape.ndims is not None:
+                first = first.merge_with(tensor.shape[:1]) if first.ndims is not None else tensor.shape[:1]
+        slices = structure_lib.map_structure(
+            lambda t: TensorSpec(t.shape[1:] if t.shape.ndims is not None else TensorShape(None), t.dtype.base_dtype),
+            element)
+        return DatasetV1(None, None)._op("TensorSliceDataset", flat, slices, types_attr="Toutput_types",
+                                         attrs={"is_files": False, "replicate_on_split": False})
+
+    @staticmethod
+    def range(*args, output_type=dtypes_lib.int64) -> DatasetV1:
+        """range(stop), range(start, stop) or range(start, stop, step) as a dataset."""
+        if not 1 <= len(args) <= 3:
+            raise ValueError(f"Invalid arguments to range: {args}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], 1) if len(args) == 2 else args
+        inputs = [_const(start, dtypes_lib.int64, "start"), _const(stop, dtypes_lib.int64, "stop"),
+                  _const(step, dtypes_lib.int64, "step")]
+        spec = TensorSpec([], dtypes_lib.as_dtype(output_type))
+        return DatasetV1(None, None)._op("RangeDataset", inputs, spec, attrs={"replicate_on_split": False})
+
+    @staticmethod
+    def zip(datasets) -> DatasetV1:
+        """A dataset of the elements of ``datasets`` (a nest of datasets) side by side."""
+        flat = structure_lib.flatten(datasets)
+        structure = structure_lib.map_structure(lambda d: d._structure, datasets)
+        return DatasetV1(None, None)._op("ZipDataset", [d._variant_tensor for d in flat], structure,
+                                         attrs={"N": len(flat)})
+
+    @staticmethod
+    def from_generator(generator: Callable, output_types, output_shapes=None, args=None) -> DatasetV1:
+        """A dataset of the values ``generator(*args)`` yields, as ``output_types`` / ``output_shapes``."""
+        types = structure_lib.map_structure(dtypes_lib.as_dtype, output_types)
+        if output_shapes is None:
+            shapes = structure_lib.map_structure(lambda _: TensorShape(None), types)
+        else:
+            shapes = structure_lib.pack_sequence_as(types, [as_shape(s) for s in _shape_leaves(output_shapes)])
+        structure = structure_lib.pack_sequence_as(types, [TensorSpec(s, t) for t, s in zip(
+            structure_lib.flatten(types), structure_lib.flatten(shapes))])
+        dataset = DatasetV1(None, None)._op("GeneratorDataset", [], structure)
+        readers.register_generator(dataset._variant_tensor.op, generator, tuple(args or ()),
+                                   lambda item: structure_lib.flatten(_as_structure(types, item)))
+        return dataset
+
+    @staticmethod
+    def list_files(file_pattern, shuffle: bool | None = None, seed=None) -> DatasetV1:
+        """A dataset of the file names matching ``file_pattern`` (sorted; shuffled unless shuffle=False)."""
+        with name_scope("list_files"):
+            pattern = convert_to_tensor(file_pattern, dtype=dtypes_lib.string, name="file_pattern")
+            matching = get_default_graph().create_op("MatchingFiles", [pattern], name="MatchingFiles").outputs[0]
+        dataset = DatasetV1.from_tensor_slices(matching)
+        if shuffle is None or shuffle:
+            buffer_size = math_ops.maximum(array_ops.shape(matching, out_type=dtypes_lib.int64)[0], 1)
+            dataset = dataset.shuffle(buffer_size, seed=seed)
+        return dataset
+
+    # ----------------------------------------------------------------- functions
+    def _trace(self, kind: str, fn: Callable, normalize: Callable = _normalize_output):
+        specs = _flat_specs(self._structure)
+
+        def call(function, arguments):
+            element = structure_lib.pack_sequence_as(self._structure, arguments)
+            result = normalize(_call_with_element(function, element))
+            flat = [d._variant_tensor if isinstance(d, DatasetV1) else d for d in structure_lib.flatten(result)]
+            return flat, result
+        return function_lib.trace(get_default_graph(), kind, fn, [(s.dtype, s.shape) for s in specs], call)
+
+    def _function_op(self, op_type: str, function, extra_inputs: list, structure, attr_name: str = "f",
+                     attrs: dict | None = None) -> DatasetV1:
+        captured = list(function.captured)
+        all_attrs = {attr_name: function.attr, "Targuments": [t.dtype.base_dtype for t in captured]}
+        all_attrs.update(attrs or {})
+        inputs = [self._variant_tensor] + captured + extra_inputs
+        return self._op(op_type, inputs, structure, all_attrs)
+
+    def map(self, map_func: Callable, num_parallel_calls=None, deterministic=None) -> DatasetV1:
+        """A dataset of ``map_func`` applied to each element (traced once into a function)."""
+        del num_parallel_calls, deterministic  # parallel maps give the same elements in the same order
+        function = self._trace("map", map_func)
+        structure = structure_lib.map_structure(structure_lib.spec_of, function.output_structure)
+        return self._function_op("MapDataset", function, [], structure, attrs={
+            "use_inter_op_parallelism": True, "preserve_cardinality": True, "force_synchronous": False})
+
+    def filter(self, predicate: Callable) -> DatasetV1:
+        """A dataset of the elements for which ``predicate`` returns True.
+
+        Raises:
+            ValueError: if the predicate does not return a scalar bool tensor.
+        """
+        function = self._trace("filter", predicate)
+        if len(function.outputs) != 1 or function.outputs[0].dtype.base_dtype != dtypes_lib.bool or \
+                not function.outputs[0].shape.is_compatible_with(TensorShape([])):
+            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
+                             f"return type was {function.output_structure}.")
+        return self._function_op("FilterDataset", function, [], self._structure, attr_name="predicate")
+
+    def flat_map(self, map_func: Callable) -> DatasetV1:
+        """The concatenated elements of the datasets ``map_func`` returns for each element."""
+        function = self._trace("flat_map", map_func)
+        if not isinstance(function.output_structure, DatasetV1):
+            raise TypeError("The `map_func` argument must return a `Dataset` object.")
+        return self._function_op("FlatMapDataset", function, [], function.output_structure._structure)
+
+    def interleave(self, map_func: Callable, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None) -> DatasetV1:
+        """Elements of the datasets ``map_func`` returns, ``block_length`` at a time from ``cycle_length`` of them."""
+        del num_parallel_calls, deterministic
+        function = self._trace("interleave", map_func)
+        if not isinstance(function.output_structure, DatasetV1):
+            raise TypeError("The `map_func` argument must return a `Dataset` object.")
+        extra = [_const(AUTOTUNE if cycle_length is None else cycle_length, dtypes_lib.int64, "cycle_length"),
+                 _const(1 if block_length is None else block_length, dtypes_lib.int64, "block_length")]
+        return self._function_op("InterleaveDataset", function, extra, function.output_structure._structure)
+
+    # ----------------------------------------------------------------- transformations
+    def batch(self, batch_size, drop_remainder: bool = False) -> DatasetV1:
+        """Consecutive elements stacked into batches of ``batch_size`` (the last may be smaller)."""
+        size = _const(batch_size, dtypes_lib.int64, "batch_size")
+        drop = _const(drop_remainder, dtypes_lib.bool, "drop_remainder")
+        known = constant_ops.constant_value(size) if drop_remainder is True or \
+            constant_ops.constant_value(drop) is not None and bool(constant_ops.constant_value(drop)) else None
+        leading = int(known) if known is not None else None
+        structure = structure_lib.map_structure(
+            lambda s: TensorSpec(TensorShape([leading]).concatenate(s.shape), s.dtype), self._structure)
+        return self._unary("BatchDatasetV2", [size, drop], structure, {"parallel_copy": False})
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder: bool = False) -> DatasetV1:
+        """Batches whose components are padded to ``padded_shapes`` (None dims: the batch's longest)."""
+        specs = _flat_specs(self._structure)
+        if padded_shapes is None:
+            shapes = [s.shape for s in specs]
+        else:
+            shapes = [as_shape(s) if not isinstance(s, Tensor) else s for s in _shape_leaves(padded_shapes)]
+        if padding_values is None:
+            paddings = [None] * len(specs)
+        else:
+            paddings = structure_lib.flatten(padding_values)
+        size = _const(batch_size, dtypes_lib.int64, "batch_size")
+        shape_tensors, padding_tensors, out = [], [], []
+        for spec, shape in zip(specs, shapes):
+            if isinstance(shape, Tensor):
+                shape_tensors.append(math_ops.cast(shape, dtypes_lib.int64))
+                out.append(TensorShape([None] * (spec.shape.ndims or 0)))
+            else:
+                if shape.ndims is None:
+                    raise ValueError(f"Padded shape {shape} must be a 1-D tensor of tf.int64 values, but its "
+                                     "rank is unknown.")
+                shape_tensors.append(constant_ops.constant([-1 if d is None else d for d in shape.as_list()],
+                                                           dtype=dtypes_lib.int64))
+                out.append(shape)
+        for spec, padding in zip(specs, paddings):
+            default = b"" if spec.dtype == dtypes_lib.string else 0
+            padding_tensors.append(_const(default if padding is None else padding, spec.dtype, "padding_value"))
+        drop = _const(drop_remainder, dtypes_lib.bool, "drop_remainder")
+        leading = None
+        if drop_remainder is True and constant_ops.constant_value(size) is not None:
+            leading = int(constant_ops.constant_value(size))
+        structure = structure_lib.pack_sequence_as(self._structure, [
+            TensorSpec(TensorShape([leading]).concatenate(shape), spec.dtype) for spec, shape in zip(specs, out)])
+        return self._op("PaddedBatchDatasetV2", [self._variant_tensor, size] + shape_tensors + padding_tensors + [drop],
+                        structure, {"N": len(specs), "parallel_copy": False}, types_attr="Toutput_types")
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool | None = None) -> DatasetV1:
+        """The elements in TF's seeded random order, drawn from a buffer of ``buffer_size``."""
+        size = _const(buffer_size, dtypes_lib.int64, "buffer_size")
+        seed_tensor, seed2 = _seeds(seed)
+        reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
+        return self._unary("ShuffleDataset", [size, seed_tensor, seed2],
+                           attrs={"reshuffle_each_iteration": reshuffle})
+
+    def repeat(self, count=None) -> DatasetV1:
+        """The elements ``count`` times over (None or -1: forever)."""
+        return self._unary("RepeatDataset", [_const(-1 if count is None else count, dtypes_lib.int64, "count")])
+
+    def take(self, count) -> DatasetV1:
+        """The first ``count`` elements (-1: all)."""
+        return self._unary("TakeDataset", [_const(count, dtypes_lib.int64, "count")])
+
+    def skip(self, count) -> DatasetV1:
+        """All elements after the first ``count`` (-1: none)."""
+        return self._unary("SkipDataset", [_const(count, dtypes_lib.int64, "count")])
+
+    def prefetch(self, buffer_size) -> DatasetV1:
+        """The same elements, prefetched ``buffer_size`` ahead in TF (here: the same elements, in order)."""
+        return self._unary("PrefetchDataset", [_const(buffer_size, dtypes_lib.int64, "buffer_size")],
+                           attrs={"slack_period": 0, "legacy_autotune": True, "buffer_size_min": 0})
+
+    def cache(self, filename: str = "") -> DatasetV1:
+        """The elements of the first pass, replayed on later passes (kept in memory)."""
+        return self._unary("CacheDataset", [_const(filename, dtypes_lib.string, "filename")])
+
+    def unbatch(self) -> DatasetV1:
+        """Each element split along its first dimension into elements."""
+        structure = structure_lib.map_structure(
+            lambda s: TensorSpec(s.shape[1:] if s.shape.ndims else TensorShape(None), s.dtype), self._structure)
+        return self._unary("UnbatchDataset", [], structure)
+
+    def concatenate(self, dataset: DatasetV1) -> DatasetV1:
+        """This dataset's elements followed by ``dataset``'s."""
+        structure = structure_lib.pack_sequence_as(self._structure, [
+            TensorSpec(structure_lib.most_specific_compatible_shape(a.shape, b.shape), a.dtype)
+            for a, b in zip(_flat_specs(self._structure), _flat_specs(dataset._structure))])
+        return self._op("ConcatenateDataset", [self._variant_tensor, dataset._variant_tensor], structure)
+
+    def enumerate(self, start=0) -> DatasetV1:
+        """(index, element) pairs, counting from ``start``."""
+        max_value = np.iinfo(np.int64).max
+        return DatasetV1.zip((DatasetV1.range(start, max_value), self))
+
+    # ----------------------------------------------------------------- iterators
+    def make_one_shot_iterator(self):
+        """An iterator over this dataset that needs no initialization."""
+        return iterator_ops.make_one_shot_iterator(self)
+
+    def make_initializable_iterator(self, shared_name: str | None = None):
+        """An iterator over this dataset whose ``initializer`` (re)starts it."""
+        return iterator_ops.make_initializable_iterator(self, shared_name)
+
+    def __iter__(self):
+        raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in eager mode or within "
+                           "tf.function.")
+
+    def __repr__(self) -> str:
+        return f"<DatasetV1 element_spec={self._structure}>"
+
+
+def _shape_leaves(shapes) -> list:
+    """The leaves of a nest of shapes, where a list or TensorShape is one shape."""
+    if isinstance(shapes, (TensorShape, list)) or shapes is None:
+        return [shapes]
+    return structure_lib.flatten(shapes)
+
+
+def _as_structure(types, item):
+    """A generator's value read as ``types``' structure (a tuple of values for a tuple of types)."""
+    if isinstance(types, tuple) and isinstance(item, list):
+        return tuple(item)
+    return item
+
+
+Dataset = DatasetV1
+
+
+class TFRecordDataset(DatasetV1):
+    """A dataset of the records of TFRecord files (``tf.data.TFRecordDataset``)."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+        """Reads ``filenames`` (a string or strings) in order; ``compression_type`` '', 'ZLIB' or 'GZIP'."""
+        del num_parallel_reads  # parallel reads interleave files; sequential reading is TF's default
+        names = _const(filenames, dtypes_lib.string, "filenames")
+        compression = _const(compression_type or "", dtypes_lib.string, "compression_type")
+        buffer = _const(_DEFAULT_READ_BUFFER if buffer_size is None else buffer_size, dtypes_lib.int64,
+                        "buffer_size")
+        dataset = DatasetV1(None, None)._op("TFRecordDataset", [names, compression, buffer],
+                                            TensorSpec([], dtypes_lib.string))
+        super().__init__(dataset._variant_tensor, dataset._structure)
+
+
+class TextLineDataset(DatasetV1):
+    """A dataset of the lines of text files (``tf.data.TextLineDataset``)."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+        """Reads ``filenames`` in order, one element per line (without its newline)."""
+        del num_parallel_reads
+        names = _const(filenames, dtypes_lib.string, "filenames")
+        compression = _const(compression_type or "", dtypes_lib.string, "compression_type")
+        buffer = _const(_DEFAULT_READ_BUFFER if buffer_size is None else buffer_size, dtypes_lib.int64,
+                        "buffer_size")
+        dataset = DatasetV1(None, None)._op("TextLineDataset", [names, compression, buffer],
+                                            TensorSpec([], dtypes_lib.string))
+        super().__init__(dataset._variant_tensor, dataset._structure)
+
+
+def get_output_types(dataset_or_iterator):
+    """The output types of a dataset or iterator (``tf.data.get_output_types``)."""
+    return dataset_or_iterator.output_types
+
+
+def get_output_shapes(dataset_or_iterator):
+    """The output shapes of a dataset or iterator (``tf.data.get_output_shapes``)."""
+    return dataset_or_iterator.output_shapes
+
+
+def get_output_classes(dataset_or_iterator):
+    """The output classes of a dataset or iterator (``tf.data.get_output_classes``)."""
+    return dataset_or_iterator.output_classes

@@ -1,0 +1,265 @@
+"""``tf.data.Iterator`` in graph mode: iterator ops and their kernels, with per-session iterator state.
+
+Ops (TF's op types): ``IteratorV2`` (a resource; one iterator state per op, or per ``shared_name``, in
+each Session), ``MakeIterator(dataset, iterator)`` (starts a fresh pass: the initializer),
+``IteratorGetNext`` (the next element; OutOfRangeError "End of sequence" at the end),
+``OneShotIterator`` (builds its dataset on first use in a Session; TF builds it from a ``dataset_factory``
+function, here the dataset's ops in the user's graph), ``IteratorToStringHandle`` /
+``IteratorFromStringHandleV2`` (a feedable iterator switching between iterators by handle string).
+The iterator states live in the Session's ``ctx.op_state`` and disappear with it.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from graph import errors
+from graph.base import dtypes as dtypes_lib
+from graph.base import kernels
+from graph.base.shapes import TensorShape, as_shape
+from graph.core.graph import Tensor, get_default_graph
+from graph.data import function as function_lib
+from graph.data import structure as structure_lib
+from graph.data.dataset_values import DatasetValue
+from graph.data.structure import TensorSpec
+from graph.proto.framework import NameAttrList
+
+__all__ = ["Iterator", "make_one_shot_iterator", "make_initializable_iterator", "ITERATOR_OP_TYPES"]
+
+_NOT_INITIALIZED = ("GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
+                    "initializer operation for this iterator before getting the next element.")
+_FACTORIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> {factory name: dataset tensor}
+_RESOURCE_SCALAR = (dtypes_lib.resource, TensorShape([]))
+
+
+class _IteratorState:
+    """One iterator in one Session: the pass in progress, if any."""
+
+    __slots__ = ("name", "elements", "handle")
+
+    def __init__(self, name: str, handle: bytes):
+        self.name = name
+        self.elements = None
+        self.handle = handle
+
+    def next(self, op) -> tuple:
+        if self.elements is None:
+            raise errors.FailedPreconditionError(None, op, _NOT_INITIALIZED)
+        try:
+            return next(self.elements)
+        except StopIteration:
+            raise errors.OutOfRangeError(None, op, "End of sequence") from None
+
+
+def _state(ctx, op, key: str) -> _IteratorState:
+    states = ctx.op_state.setdefault("tf.data iterators", {})
+    state = states.get(key)
+    if state is None:
+        handle = f"tf.data iterator {key} {len(states)}".encode()
+        state = states[key] = _IteratorState(key, handle)
+        ctx.op_state.setdefault("tf.data iterator handles", {})[handle] = state
+    return state
+
+
+def _check_state(op, value) -> _IteratorState:
+    if not isinstance(value, _IteratorState):
+        raise errors.InvalidArgumentError(None, op, f"'{op.name}' expects an iterator resource as input.")
+    return value
+
+
+def _compute_iterator(ctx, op, inputs):
+    return [_state(ctx, op, op._attrs.get("shared_name") or op.name)]
+
+
+def _compute_make_iterator(ctx, op, inputs):
+    dataset, state = inputs
+    if not isinstance(dataset, DatasetValue):
+        raise errors.InvalidArgumentError(None, op, f"'{op.name}' expects a dataset as input 0.")
+    _check_state(op, state).elements = iter(dataset.iterate(ctx))
+    return []
+
+
+def _compute_get_next(ctx, op, inputs):
+    return list(_check_state(op, inputs[0]).next(op))
+
+
+def _compute_one_shot(ctx, op, inputs):
+    state = _state(ctx, op, op.name)
+    if state.elements is None:
+        tensor = _FACTORIES[op._graph][op._attrs["dataset_factory"].name]
+        (dataset,) = function_lib.evaluate(ctx, op._graph, [tensor], {}, key=op.name)
+        state.elements = iter(dataset.iterate(ctx))
+    return [state]
+
+
+def _compute_to_string_handle(ctx, op, inputs):
+    return [np.asarray(_check_state(op, inputs[0]).handle, dtype=object)]
+
+
+def _compute_from_string_handle(ctx, op, inputs):
+    handle = np.asarray(inputs[0], dtype=object).item()
+    state = ctx.op_state.get("tf.data iterator handles", {}).get(handle if isinstance(handle, bytes)
+                                                                 else str(handle).encode())
+    if state is None:
+        raise errors.InvalidArgumentError(None, op, f"Could not find an iterator for string handle {handle!r}: "
+                                          "it must come from an iterator's string_handle() run in this Session.")
+    return [state]
+
+
+def _infer_get_next(op):
+    return list(zip(op._attrs["output_types"], op._attrs["output_shapes"]))
+
+
+ITERATOR_OP_TYPES = ("IteratorV2", "MakeIterator", "IteratorGetNext", "OneShotIterator", "IteratorToStringHandle",
+                     "IteratorFromStringHandleV2")
+kernels.register("IteratorV2", infer=lambda op: [_RESOURCE_SCALAR], compute=_compute_iterator, stateful=True,
+                 default_attrs={"container": "", "shared_name": ""})
+kernels.register("MakeIterator", infer=lambda op: [], compute=_compute_make_iterator, stateful=True)
+kernels.register("IteratorGetNext", infer=_infer_get_next, compute=_compute_get_next, stateful=True)
+kernels.register("OneShotIterator", infer=lambda op: [_RESOURCE_SCALAR], compute=_compute_one_shot, stateful=True,
+                 default_attrs={"container": "", "shared_name": ""})
+kernels.register("IteratorToStringHandle", infer=lambda op: [(dtypes_lib.string, TensorShape([]))],
+                 compute=_compute_to_string_handle, stateful=True)
+kernels.register("IteratorFromStringHandleV2", infer=lambda op: [_RESOURCE_SCALAR],
+                 compute=_compute_from_string_handle, stateful=True)
+
+
+def _structure_from(output_types, output_shapes):
+    types = structure_lib.map_structure(dtypes_lib.as_dtype, output_types)
+    if output_shapes is None:
+        shapes = [TensorShape(None)] * len(structure_lib.flatten(types))
+    else:
+        shapes = [as_shape(s) for s in _shape_leaves(output_shapes)]
+    return structure_lib.pack_sequence_as(types, [TensorSpec(s, t) for t, s in zip(structure_lib.flatten(types),
+                                                                                     shapes)])
+
+
+def _shape_leaves(shapes) -> list:
+    if isinstance(shapes, (TensorShape, list)):
+        return [shapes]
+    return structure_lib.flatten(shapes)
+
+
+def _flat_attrs(structure) -> dict:
+    specs = structure_lib.flatten(structure)
+    return {"output_types": [s.dtype for s in specs], "output_shapes": [s.shape for s in specs]}
+
+
+class Iterator:
+    """An iterator over a dataset's elements in a Session (``tf.data.Iterator``)."""
+
+    def __init__(self, iterator_resource: Tensor, initializer, structure):
+        """Wraps an iterator resource tensor; ``initializer`` is its MakeIterator op or None."""
+        self._iterator_resource = iterator_resource
+        self._initializer = initializer
+        self._structure = structure
+        self._string_handle = get_default_graph().create_op(
+            "IteratorToStringHandle", [iterator_resource], name="IteratorToStringHandle").outputs[0]
+
+    @staticmethod
+    def from_structure(output_types, output_shapes=None, shared_name: str | None = None,
+                       output_classes=None) -> Iterator:
+        """A reinitializable iterator for elements of this structure; ``make_initializer`` binds datasets."""
+        del output_classes
+        structure = _structure_from(output_types, output_shapes)
+        resource = get_default_graph().create_op(
+            "IteratorV2", [], attrs={"shared_name": shared_name or "", "container": "", **_flat_attrs(structure)},
+            name="Iterator").outputs[0]
+        return Iterator(resource, None, structure)
+
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None) -> Iterator:
+        """A feedable iterator: each run uses the iterator whose ``string_handle()`` is fed."""
+        del output_classes
+        structure = _structure_from(output_types, output_shapes)
+        resource = get_default_graph().create_op("IteratorFromStringHandleV2", [string_handle],
+                                                 attrs=_flat_attrs(structure),
+                                                 name="IteratorFromStringHandleV2").outputs[0]
+        return Iterator(resource, None, structure)
+
+    @property
+    def initializer(self):
+        """The op that (re)starts this iterator over its dataset.
+
+        Raises:
+            ValueError: for an iterator without a dataset (from_structure, one-shot).
+        """
+        if self._initializer is None:
+            raise ValueError("The iterator does not have an initializer. This means it was likely created using "
+                             "`tf.data.Dataset.make_one_shot_iterator()`. For an initializable iterator, use "
+                             "`tf.data.Dataset.make_initializable_iterator()` instead.")
+        return self._initializer
+
+    def make_initializer(self, dataset, name: str | None = None):
+        """A MakeIterator op starting this iterator over ``dataset``.
+
+        Raises:
+            TypeError: if the dataset's element types or structure differ from the iterator's.
+        """
+        ours = structure_lib.flatten(self._structure)
+        theirs = structure_lib.flatten(dataset.element_spec)
+        if len(ours) != len(theirs) or any(a.dtype != b.dtype for a, b in zip(ours, theirs)):
+            raise TypeError(f"Expected output types {self.output_types} but got dataset with output types "
+                            f"{dataset.output_types}.")
+        if any(not a.shape.is_compatible_with(b.shape) for a, b in zip(ours, theirs)):
+            raise TypeError(f"Expected output shapes compatible with {self.output_shapes} but got dataset with "
+                            f"output shapes {dataset.output_shapes}.")
+        return get_default_graph().create_op("MakeIterator", [dataset._variant_tensor, self._iterator_resource],
+                                             name=name or "MakeIterator")
+
+    def get_next(self, name: str | None = None):
+        """The next element, in the dataset's structure; OutOfRangeError when the dataset is exhausted."""
+        op = get_default_graph().create_op("IteratorGetNext", [self._iterator_resource],
+                                           attrs=_flat_attrs(self._structure), name=name or "IteratorGetNext")
+        return structure_lib.pack_sequence_as(self._structure, op.outputs)
+
+    def string_handle(self, name: str | None = None) -> Tensor:
+        """A string tensor naming this iterator, to feed a ``from_string_handle`` iterator."""
+        if name is None:
+            return self._string_handle
+        return get_default_graph().create_op("IteratorToStringHandle", [self._iterator_resource],
+                                             name=name).outputs[0]
+
+    @property
+    def element_spec(self):
+        """The structure of one element, a TensorSpec per component."""
+        return self._structure
+
+    @property
+    def output_types(self):
+        """The dtype of each component."""
+        return structure_lib.map_structure(lambda spec: spec.dtype, self._structure)
+
+    @property
+    def output_shapes(self):
+        """The static shape of each component."""
+        return structure_lib.map_structure(lambda spec: spec.shape, self._structure)
+
+    @property
+    def output_classes(self):
+        """The Python class of each component (Tensor)."""
+        return structure_lib.map_structure(lambda spec: Tensor, self._structure)
+
+
+def make_initializable_iterator(dataset, shared_name: str | None = None) -> Iterator:
+    """An iterator over ``dataset`` started (and restarted) by running its ``initializer``."""
+    structure = dataset.element_spec
+    graph = get_default_graph()
+    resource = graph.create_op("IteratorV2", [], attrs={"shared_name": shared_name or "", "container": "",
+                                                        **_flat_attrs(structure)}, name="IteratorV2").outputs[0]
+    initializer = graph.create_op("MakeIterator", [dataset._variant_tensor, resource], name="MakeIterator")
+    return Iterator(resource, initializer, structure)
+
+
+def make_one_shot_iterator(dataset) -> Iterator:
+    """An iterator over ``dataset`` that starts on first use in each Session (no initializer to run)."""
+    graph = get_default_graph()
+    factories = _FACTORIES.setdefault(graph, {})
+    name = f"_make_dataset_{len(factories):08x}"
+    factories[name] = dataset._variant_tensor
+    resource = graph.create_op("OneShotIterator", [], attrs={
+        "dataset_factory": NameAttrList(name=name), "shared_name": "", "container": "",
+        **_flat_attrs(dataset.element_spec)}, name="OneShotIterator").outputs[0]
+    return Iterator(resource, None, dataset.element_spec)

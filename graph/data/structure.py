@@ -1,0 +1,141 @@
+"""The element structure of a dataset: nests of tensors, their flat (dtype, shape) lists and TensorSpecs.
+
+tf.data's nests are tuples, dicts and namedtuples; a list is a value (converted to one tensor), as
+TensorFlow's ``data.util.nest`` treats it.  A dataset op carries its element flattened: ``output_types``
+and ``output_shapes`` attrs list the components in ``flatten`` order (dicts by sorted key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from graph.base import dtypes as dtypes_lib
+from graph.base.shapes import TensorShape, as_shape
+from graph.core.graph import Tensor, convert_to_tensor, get_default_graph
+
+__all__ = ["TensorSpec", "flatten", "pack_sequence_as", "map_structure", "normalize_element", "spec_of",
+           "structure_of", "most_specific_compatible_shape"]
+
+
+class TensorSpec:
+    """The dtype and shape of one component of a dataset element (``tf.TensorSpec``)."""
+
+    __slots__ = ("_shape", "_dtype", "_name")
+
+    def __init__(self, shape, dtype=dtypes_lib.float32, name: str | None = None):
+        """A spec of ``shape`` (anything TensorShape accepts) and ``dtype``."""
+        self._shape = as_shape(shape)
+        self._dtype = dtypes_lib.as_dtype(dtype)
+        self._name = name
+
+    @property
+    def shape(self) -> TensorShape:
+        """The component's static shape."""
+        return self._shape
+
+    @property
+    def dtype(self):
+        """The component's dtype."""
+        return self._dtype
+
+    @property
+    def name(self) -> str | None:
+        """The spec's optional name."""
+        return self._name
+
+    def is_compatible_with(self, other) -> bool:
+        """Whether ``other`` (a spec or tensor) has this dtype and a compatible shape."""
+        return self._dtype == other.dtype and self._shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, TensorSpec) or self._dtype != other._dtype:
+            return False
+        if self._shape.ndims is None or other._shape.ndims is None:
+            return self._shape.ndims == other._shape.ndims
+        return self._shape.as_list() == other._shape.as_list()
+
+    def __hash__(self) -> int:
+        return hash((self._dtype, self._shape.ndims))
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"
+
+
+def _is_nest(value) -> bool:
+    return isinstance(value, (tuple, dict))
+
+
+def flatten(structure) -> list:
+    """The leaves of ``structure``: tuples, namedtuples and dicts (sorted keys) are nests, lists are leaves."""
+    if isinstance(structure, dict):
+        return [item for key in sorted(structure) for item in flatten(structure[key])]
+    if isinstance(structure, tuple):
+        return [item for part in structure for item in flatten(part)]
+    return [structure]
+
+
+def pack_sequence_as(structure, flat) -> Any:
+    """``flat``'s items arranged as ``structure``.
+
+    Raises:
+        ValueError: if ``flat`` does not hold exactly as many items as ``structure`` has leaves.
+    """
+    flat = list(flat)
+    if len(flat) != len(flatten(structure)):
+        raise ValueError(f"Could not pack sequence. Structure had {len(flatten(structure))} elements, but "
+                         f"flat_sequence had {len(flat)} elements.")
+    items = iter(flat)
+
+    def build(node):
+        if isinstance(node, dict):  # values in sorted-key order, keys in the structure's own order (TF's nest)
+            built = {key: build(node[key]) for key in sorted(node)}
+            return type(node)((key, built[key]) for key in node)
+        if isinstance(node, tuple):
+            parts = [build(part) for part in node]
+            return type(node)(*parts) if hasattr(node, "_fields") else tuple(parts)
+        return next(items)
+    return build(structure)
+
+
+def map_structure(function: Callable, structure) -> Any:
+    """``structure`` with ``function`` applied to each leaf."""
+    return pack_sequence_as(structure, [function(leaf) for leaf in flatten(structure)])
+
+
+def normalize_element(element, name: str = "component") -> Any:
+    """``element`` with every leaf a Tensor (tf.data's ``normalize_element``, under the 'normalize_element' scope).
+
+    Raises:
+        TypeError, ValueError: for a leaf that cannot be a tensor (a ragged list, say).
+    """
+    leaves = flatten(element)
+    with get_default_graph().name_scope("normalize_element"):
+        tensors = []
+        for index, leaf in enumerate(leaves):
+            if isinstance(leaf, Tensor):
+                tensors.append(leaf)
+            else:
+                if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "OSU":
+                    leaf = leaf.astype(object)
+                tensors.append(convert_to_tensor(leaf, name=f"{name}_{index}"))
+    return pack_sequence_as(element, tensors)
+
+
+def spec_of(tensor) -> TensorSpec:
+    """The TensorSpec of one tensor."""
+    return TensorSpec(tensor.shape, tensor.dtype.base_dtype)
+
+
+def structure_of(element) -> Any:
+    """The element's structure with a TensorSpec per leaf (``element_spec``)."""
+    return map_structure(spec_of, element)
+
+
+def most_specific_compatible_shape(first: TensorShape, second: TensorShape) -> TensorShape:
+    """The shape both shapes satisfy: unknown where they differ (TensorShape.most_specific_compatible_shape)."""
+    if first.ndims is None or second.ndims is None or first.ndims != second.ndims:
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(first.as_list(), second.as_list())])
