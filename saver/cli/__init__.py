@@ -27,7 +27,7 @@ from typing import TextIO
 
 from graph import errors
 from graph.viz.figure import GraphvizNotFoundError
-from saver.cli import convert, diff, draw, edit, listing
+from saver.cli import convert, diff, draw, edit, listing, object_based
 from saver.cli.output import (EXIT_DAMAGED, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_IO, EXIT_MISSING_FEATURE,
                               EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, one_line, real_file_name)
 
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for module in (listing, diff, edit, convert, draw):
+    for module in (listing, diff, edit, convert, draw, object_based):
         module.add_parsers(subparsers, common)
     return parser
 
