@@ -26,6 +26,7 @@ import sys
 from typing import TextIO
 
 from graph import errors
+from graph.platform import file_io
 from graph.viz.figure import GraphvizNotFoundError
 from saver.cli import convert, diff, draw, edit, listing, object_based
 from saver.cli.output import (EXIT_DAMAGED, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_IO, EXIT_MISSING_FEATURE,
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     bars.add_argument("--no-progress", dest="progress", action="store_const", const=False,
                       help="never show progress bars")
     common.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+    common.add_argument("--durable", action="store_true",
+                        help="fsync what is written (data, index, directory, then state file) before it is named, "
+                             "so a power cut keeps the previous checkpoint (also TF1_SAVER_DURABLE=1)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
     for module in (listing, diff, edit, convert, draw, object_based):
@@ -125,6 +129,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     debug = args.debug or os.environ.get("TF1_SAVER_DEBUG") == "1"
     if not debug:  # library warnings (TF's "Checkpoint ignored" lines) would break the one-line rule
         logging.disable(logging.WARNING)
+    was_durable = file_io.set_durable(args.durable or file_io.durable())
     try:
         return args.run(args, out)
     except KeyboardInterrupt:
@@ -143,6 +148,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         err.write(f"{PROGRAM} {args.command}: error: {_message(error)}\n")
         return code
     finally:
+        file_io.set_durable(was_durable)
         if not debug:
             logging.disable(logging.NOTSET)
 

@@ -2,7 +2,8 @@
 
 Members are written with ``allow_pickle=False`` as they come (an iterator: nothing is held back), and
 read through :func:`members`, which checks each member's ``.npy`` header against the member's size
-before allocating anything and refuses object arrays.  This module knows names and arrays only; what
+before allocating anything, refuses object arrays, and reads the member in chunks into its one
+buffer (the array is a view of it: importing peaks at about one copy of the largest member).  This module knows names and arrays only; what
 they mean is saver/storage/export.py's.
 """
 
@@ -29,6 +30,7 @@ NATIVE = frozenset(("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32
 # already open, so OSError here is a bad seek or read inside it).
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError,
                ValueError, struct.error, OSError, tokenize.TokenError, SyntaxError)
+_CHUNK = 1 << 22  # 4 MiB per read: memory beyond the member's own buffer stays this small
 _NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 
 
@@ -59,8 +61,8 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.nd
                                     f"the member holds {available}")
             buffer = bytearray(nbytes)
             view, done = memoryview(buffer), 0
-            while done < nbytes:
-                got = member.readinto(view[done:])
+            while done < nbytes:  # in chunks: ZipExtFile.readinto(view) reads a whole bytes copy first
+                got = member.readinto(view[done:done + _CHUNK])
                 if not got:
                     raise DataLossError(None, None, f"{where}: ends after {done} of {nbytes} bytes")
                 done += got

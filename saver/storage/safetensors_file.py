@@ -49,6 +49,38 @@ def checked_shape(value, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object naming one key twice (args[0] is the key)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """json object_pairs_hook: a dict, refusing a key that appears twice (json.loads keeps the last one)."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _check_contiguous(spans: list[tuple[int, int, str]], data_size: int, path: str) -> None:
+    """The safetensors library's rule: tensors tile the data back to back, no overlap, gap or tail.
+
+    Raises:
+        DataLossError: naming the first tensor that overlaps or leaves a gap, or the trailing bytes.
+    """
+    position, previous = 0, None
+    for start, end, name in sorted(spans):
+        if start != position:
+            what = f"overlaps {previous!r}" if start < position else f"leaves a gap of {start - position} bytes"
+            raise DataLossError(None, None, f"{path}: tensor {name!r} at data_offsets [{start}, {end}] {what} "
+                                "(the safetensors library refuses overlapping or non-contiguous tensors)")
+        position, previous = end, name
+    if position != data_size:
+        raise DataLossError(None, None, f"{path}: the tensors cover {position} of the {data_size} data bytes "
+                            "after the header (the safetensors library refuses trailing bytes)")
+
+
 def write(file: BinaryIO, members: Sequence[tuple[str, np.ndarray]], metadata: dict[str, str]) -> None:
     """Writes ``members`` (dtypes in NUMPY_TO_SAFETENSORS) and ``metadata`` to an open binary file."""
     header: dict[str, object] = {"__metadata__": metadata}
@@ -61,8 +93,9 @@ def write(file: BinaryIO, members: Sequence[tuple[str, np.ndarray]], metadata: d
     text += b" " * (-len(text) % 8)  # the reference writer pads the header to 8 bytes
     file.write(_HEADER.pack(len(text)))
     file.write(text)
-    for _, array in members:
-        file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
+    for _, array in members:  # written from the array's memory: no bytes copy of a large tensor
+        little = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
+        file.write(little.reshape(-1).view(np.uint8).data)
 
 
 def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, str]]:
@@ -86,7 +119,10 @@ def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, s
                                 f"{size}-byte file")
         raw = file.read(length)
     try:
-        header = json.loads(raw.decode("utf-8"))
+        header = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as error:
+        raise DataLossError(None, None, f"{path}: the safetensors header names {error.args[0]!r} twice (the "
+                            "safetensors library refuses duplicate keys)") from error
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise DataLossError(None, None, f"{path}: the safetensors header is not JSON (UTF-8): {error}") from error
     if not isinstance(header, dict):
@@ -96,6 +132,7 @@ def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, s
     if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
         raise DataLossError(None, None, f"{path}: the safetensors __metadata__ is not an object of strings")
     entries: dict[str, tuple[np.dtype, tuple[int, ...], int]] = {}
+    spans: list[tuple[int, int, str]] = []
     for name, entry in header.items():
         where = f"{path}: tensor {name!r}"
         if not isinstance(entry, dict):
@@ -112,6 +149,8 @@ def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, s
             raise DataLossError(None, None, f"{where}: bad data_offsets {offsets} for shape {list(shape)} of "
                                 f"{entry['dtype']} in a file of {size} bytes")
         entries[name] = (numpy_dtype, shape, base + start)
+        spans.append((start, end, name))
+    _check_contiguous(spans, size - base, path)
 
     def member(name: str) -> np.ndarray:
         if name not in entries:
