@@ -29,6 +29,7 @@ _TOP_LEVEL_MODULES = (
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
     "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
+    "graph.ops.queue_ops", "graph.ops.reader_ops",
     "graph.ops.sequence_ops",
 )
 
@@ -206,8 +207,15 @@ _NAMESPACES = {
         "local_variables": "graph.variables.variable_collections:local_variables_initializer",
         "variables": "graph.variables.variable_collections:variables_initializer",
     }, frozenset()),
+    "queue": ("graph.ops.queue_ops", {}, frozenset()),
     "train": (None, {
         "replica_device_setter": "graph.train.device_setter:replica_device_setter",
+        **{name: "graph.train.coordinator:" + name for name in ("Coordinator", "LooperThread")},
+        **{name: "graph.train.queue_runner:" + name for name in (
+            "QueueRunner", "add_queue_runner", "start_queue_runners")},
+        **{name: "graph.train.input:" + name for name in (
+            "limit_epochs", "input_producer", "string_input_producer", "range_input_producer", "slice_input_producer",
+            "batch", "shuffle_batch", "batch_join", "shuffle_batch_join")},
         "ClusterSpec": "graph.train.device_setter:ClusterSpec",
         "Saver": "saver.saver:Saver",
         **{name: "graph.proto.example:" + name for name in (

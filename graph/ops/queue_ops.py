@@ -11,7 +11,6 @@ draws its order from Philox(seed, seed2) as TF's kernel does, so seeded queues d
 from __future__ import annotations
 
 import hashlib
-import itertools
 import threading
 
 import numpy as np
@@ -24,9 +23,9 @@ from graph.core import graph as graph_lib
 from graph.core import random_seed
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import constant_ops
-from graph.ops.queue_state import QueueState
+from graph.ops.queue_state import QueueState, next_resource_id
 
-__all__ = ["QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "queue_state"]
+__all__ = ["QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue"]
 
 _HANDLE = (dtypes_lib.resource, TensorShape([]))
 _KINDS = {"FIFOQueueV2": "FIFOQueue", "RandomShuffleQueueV2": "RandomShuffleQueue",
@@ -49,9 +48,7 @@ def _compute_queue(ctx, op, inputs):
         with _CREATION_LOCK:
             state = ctx.op_state.get(key)
             if state is None:
-                # ResourceMgr names an unshared resource "_<id>_<node name>"; ids count per session here.
-                ids = ctx.op_state.setdefault(("resource ids",), itertools.count())
-                name = shared or f"_{next(ids)}_{op._name}"
+                name = shared or f"_{next_resource_id()}_{op._name}"
                 dtypes = [d.numpy_dtype for d in op._attrs["component_types"]]
                 seeds = None
                 if op._type == "RandomShuffleQueueV2":
@@ -109,7 +106,7 @@ def _compute_enqueue_many(ctx, op, inputs):
     queue = queue_state(op, inputs[0])
     arrays = _components(op, queue, inputs[1:], many=True)
     count = arrays[0].shape[0] if arrays else 0
-    queue.enqueue(op, [tuple(array[i] for array in arrays) for i in range(count)])
+    queue.enqueue(op, [tuple(array[i, ...] for array in arrays) for i in range(count)])  # 0-d arrays, not scalars
     return []
 
 

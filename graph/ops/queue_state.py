@@ -18,6 +18,7 @@ line (enqueues, dequeues), so a thread blocked in ``Session.run`` leaves every o
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 import time
 
@@ -27,9 +28,15 @@ from graph import errors
 from graph.base.paused_gc import gc_resumed
 from graph.ops.philox import Philox
 
-__all__ = ["QueueState", "set_deadline"]
+__all__ = ["QueueState", "set_deadline", "next_resource_id"]
 
 _local = threading.local()  # the current thread's run deadline (time.monotonic() seconds), if any
+_resource_ids = itertools.count()  # TF's ResourceMgr numbers unshared resources process-wide: "_<id>_<node>"
+
+
+def next_resource_id() -> int:
+    """The next number for an unshared resource's name (queues and readers draw from one counter)."""
+    return next(_resource_ids)
 
 
 def set_deadline(timeout_in_ms: int | None) -> None:

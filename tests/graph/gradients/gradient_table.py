@@ -165,9 +165,13 @@ UNREGISTERED_IN_TF = frozenset({
     "ShuffleDataset", "RepeatDataset", "TakeDataset", "SkipDataset", "PrefetchDataset", "CacheDataset",
     "UnbatchDataset", "TFRecordDataset", "TextLineDataset", "GeneratorDataset", "MatchingFiles", "IteratorV2",
     "MakeIterator", "IteratorGetNext", "OneShotIterator", "IteratorToStringHandle", "IteratorFromStringHandleV2",
+    "ParseExampleV2", "ParseSequenceExampleV2", "DecodeCSV",  # parsing ops: string inputs, no gradient in TF
     # queues (TF declares only the V1 queue ops NotDifferentiable; nothing for the V2 resource ops)
     "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
     "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",
+    # readers (TF declares nothing for the V2 reader ops)
+    "TFRecordReaderV2", "TextLineReaderV2", "WholeFileReaderV2", "IdentityReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
+    "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2",
 })
 
 
