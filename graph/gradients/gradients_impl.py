@@ -282,8 +282,12 @@ def gradients(ys, xs, grad_ys=None, name: str = "gradients", colocate_gradients_
         xs = [x if isinstance(x, IndexedSlices) else graph_lib.convert_to_tensor(x, name=f"x_{i}", as_ref=True)
               for i, x in enumerate(xs)]
         grad_ys = _default_grad_ys(grad_ys, ys, colocate_gradients_with_ops)
-        return _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate_gradients_with_ops,
-                              gate_gradients, aggregation_method, unconnected_gradients)
+        grads, loop_state = _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate_gradients_with_ops,
+                                           gate_gradients, aggregation_method)
+    # As TF: outside the gradients name scope (its zeros are named at the caller's scope).
+    if loop_state is not None:
+        loop_state.PostProcessing()
+    return [_get_grad(grads, x, unconnected_gradients) for x in xs]
 
 
 def _as_variable_value(y):
@@ -291,8 +295,8 @@ def _as_variable_value(y):
     return y if isinstance(y, (Tensor, IndexedSlices)) or y is None else convert_to_tensor_or_indexed_slices(y)
 
 
-def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradients, aggregation_method,
-                   unconnected):
+def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradients, aggregation_method):
+    """The walk from the ys back to the xs: ``(gradient terms per op, while-loop state or None)``."""
     to_ops = [y.op for y in ys]
     from_ops = [x.op for x in xs]
     stop_gradient_ops = [t.op for t in stop_gradients]
@@ -349,9 +353,7 @@ def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradie
             if loop_state is not None:
                 loop_state.ExitGradWhileContext(op, before=False)
         _update_pending_and_enqueue_ready(grads, op, queue, pending, loop_state)
-    if loop_state is not None:
-        loop_state.PostProcessing()
-    return [_get_grad(grads, x, unconnected) for x in xs]
+    return grads, loop_state
 
 
 def _update_pending_and_enqueue_ready(grads: dict, op: Operation, queue, pending: dict, loop_state) -> None:

@@ -190,9 +190,9 @@ class TensorArray:
             flow = self.flow
         with name_scope(name, "TensorArrayGrad", [self._handle]):
             with graph_lib.colocate_with(self._handle):
-                op = self._handle.graph.create_op("TensorArrayGradV3", [self._handle, flow],
-                                                  name=name or "TensorArrayGradV3",
-                                                  attrs={"source": source.encode()})
+                with name_scope(name, "TensorArrayGradV3", [self._handle, flow]) as scope:
+                    op = self._handle.graph.create_op("TensorArrayGradV3", [self._handle, flow], name=scope,
+                                                      attrs={"source": source.encode()})
                 g_handle = op._outputs[0]
                 with graph_lib.control_dependencies([g_handle]):
                     flow = constant_ops.identity(flow, name="gradient_flow")
