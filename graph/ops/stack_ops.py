@@ -54,9 +54,7 @@ def _compute_stack(ctx, op, inputs):
 
 def _compute_push(ctx, op, inputs):
     stack, value = _state(op, inputs[0]), inputs[1]
-    if 0 <= stack.max_size <= len(stack.elements):
-        raise errors.InvalidArgumentError(None, op, f"Stack[{stack.name}] overflowed its max_size "
-                                          f"({stack.max_size})")
+    # max_size is recorded only: TF 2.21's kernel lets pushes past it succeed (the oracle tests say so)
     value = np.asarray(value)
     if value.dtype != stack.dtype:
         raise errors.InvalidArgumentError(None, op, f"Stack[{stack.name}] holds {np.dtype(stack.dtype).name} "
@@ -68,7 +66,7 @@ def _compute_push(ctx, op, inputs):
 def _compute_pop(ctx, op, inputs):
     stack = _state(op, inputs[0])
     if not stack.elements:
-        raise errors.InvalidArgumentError(None, op, f"Stack[{stack.name}] is empty.")
+        raise errors.InvalidArgumentError(None, op, f"Stack[{stack.name}] is empty when calling Pop().")
     return [stack.elements.pop()]
 
 
