@@ -225,8 +225,8 @@ def write_bytes(path: str, data: bytes, temp_name: Callable[[str], str] = temp_f
     """Writes a file at a path or URL atomically (temporary name beside it, then rename / move).
 
     Raises:
-        OpError: for a local path, NotFoundError / PermissionDeniedError / FailedPreconditionError naming
-            the file (the temporary one when creating it failed).
+        OpError: for a local path, TF's class for the errno (NotFoundError, PermissionDeniedError,
+            ResourceExhaustedError for a full disk, ...) naming the file.
     """
     local = local_path(path)
     if local is None:
@@ -239,8 +239,7 @@ def write_bytes(path: str, data: bytes, temp_name: Callable[[str], str] = temp_f
         with atomic_file(local, temp_name) as file:
             file.write(data)
     except OSError as error:
-        failed = error.filename if error.filename is not None and error.filename2 is None else local
-        raise os_error(error, os.fspath(failed)) from error
+        raise os_error(error, local) from error  # the file being written, not its temporary name
 
 
 def open_writable(path: str) -> BinaryIO:

@@ -28,7 +28,7 @@ import secrets
 
 from graph.errors import DataLossError, NotFoundError
 from graph.base import crc
-from graph.platform.file_io import os_error, special_file_error, sync_file
+from graph.platform.file_io import intended_name, os_error, special_file_error, sync_file
 
 __all__ = ["data_filename", "DATA_SUFFIX", "index_filename", "stat_id", "file_id", "make_parent_directory",
            "DataFileWriter", "DataFileReader", "CHUNK_SIZE", "rewrite_prefix", "stranded_files", "remove_stranded"]
@@ -126,9 +126,12 @@ class DataFileWriter:
         return self._fd < 0
 
     def _write_all(self, view: memoryview) -> None:
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        except OSError as error:  # os.write names no file: name the one being written (disk full, EIO)
+            raise OSError(error.errno, error.strerror, intended_name(self.path)) from error
 
     def _flush(self) -> None:
         if self._buffer:

@@ -30,7 +30,7 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import InvalidArgumentError
 from graph.base import crc
-from graph.platform.file_io import sync_directory, sync_file, temp_filename
+from graph.platform.file_io import intended_name, sync_directory, sync_file, temp_filename
 from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry, key_bytes,
                                       key_str)
 from saver.format.bundle_strings import encode_strings, encode_variants
@@ -231,6 +231,15 @@ def write_index(path: str, header: BundleHeaderProto, entries: Mapping[bytes, ob
 
     ``entries`` maps raw keys to BundleEntry records, BundleEntryProto messages or their bytes.
     """
+    try:
+        _write_table(path, header, entries)
+    except OSError as error:  # a failed write names no file: name the index (disk full, EIO)
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, error.strerror, intended_name(path)) from error
+
+
+def _write_table(path: str, header: BundleHeaderProto, entries: Mapping[bytes, object]) -> None:
     with open(path, "wb") as file:
         table = TableWriter(file)
         table.add(HEADER_KEY, header.to_bytes())
