@@ -60,7 +60,9 @@ def dynamic_wrapped_cells(tf):
                                            output_keep_prob=0.6, state_keep_prob=0.9, seed=3),
              tf.nn.rnn_cell.ResidualWrapper(tf.nn.rnn_cell.GRUCell(5)),
              tf.nn.rnn_cell.DeviceWrapper(tf.nn.rnn_cell.BasicLSTMCell(2, activation=tf.nn.relu), "/cpu:0")]
-    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.MultiRNNCell(cells), _x(tf), dtype=tf.float32)
+    # TF runs loop iterations concurrently: random ops inside the loop draw in scheduling order unless
+    # parallel_iterations=1 (this emulator always runs them in order, as TF does with 1).
+    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.MultiRNNCell(cells), _x(tf), dtype=tf.float32, parallel_iterations=1)
 
 
 def dynamic_variational_dropout(tf):
