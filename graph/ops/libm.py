@@ -13,8 +13,13 @@ float64, including the fused multiply-adds of glibc's x86-64 FMA variants (selec
                 sincosf_poly: s = fma(x^3, s1, x) + ..., c = fma(x^4, c2, c0 + x^2 c1) + ...  -> float32
 
 Only the input ranges Box-Muller produces are implemented: ``logf`` on normal floats in (0, 1], ``sincosf``
-on [0, 120).  `tests/graph/test_libm.py` checks them exhaustively against the C library when it has FMA
-variants; an ``fma`` is emulated with Dekker's exact product and Knuth's two-sum.
+on [0, 120).  Two paths compute them.  The fused path follows the steps above literally, each ``fma``
+emulated with Dekker's exact product and Knuth's two-sum (about 20 float64 operations).  The fast path
+(`logf`, `sincosf`) makes the two fmas whose single rounding matters exact by splitting an operand so
+each partial product is exact, evaluates the polynomials with plain operations, and redoes on the fused
+path the rare elements whose float64 result lies near a float32 rounding midpoint (see below).
+`tests/graph/ops/test_libm.py` checks the paths against each other on every one of Box-Muller's 2^23
+inputs and against the C library on a sweep and on the edges.
 """
 
 from __future__ import annotations
@@ -85,8 +90,15 @@ def fma(a, b, c) -> np.ndarray:
     return total + (tail + error)
 
 
-def logf(x: np.ndarray) -> np.ndarray:
-    """glibc logf on float32 values in (0, 1] that are normal numbers."""
+def _logf_fused(x: np.ndarray) -> np.ndarray:
+    """glibc logf step by step with emulated fmas: the reference the fast path falls back to."""
+    result = _logf_fused_double(x).astype(np.float32)
+    result[np.asarray(x, dtype=np.float32) == 1.0] = 0.0  # log(1) = +0 exactly (WANT_ROUNDING)
+    return result
+
+
+def _logf_fused_double(x: np.ndarray) -> np.ndarray:
+    """glibc logf's float64 result before its final rounding to float32."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32).astype(np.int64)
     tmp = bits - _LOGF_OFF
@@ -101,10 +113,7 @@ def logf(x: np.ndarray) -> np.ndarray:
     r2 = r * r
     y = fma(_LOGF_A[1], r, _LOGF_A[2])
     y = fma(_LOGF_A[0], r2, y)
-    y = fma(y, r2, y0 + r)
-    result = y.astype(np.float32)
-    result[bits == 0x3F800000] = 0.0  # log(1) = +0 exactly (WANT_ROUNDING)
-    return result
+    return fma(y, r2, y0 + r)
 
 
 def _sincosf_poly(x, x2, negate_cosine, swap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -130,8 +139,8 @@ def _sincosf_poly(x, x2, negate_cosine, swap: np.ndarray) -> tuple[np.ndarray, n
     return np.where(swap, cosine, sine), np.where(swap, sine, cosine)
 
 
-def sincosf(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """glibc sincosf on float32 values in [0, 120): (sin, cos) as float32 arrays."""
+def _sincosf_fused(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """glibc sincosf step by step with emulated fmas: the reference the fast path falls back to."""
     y = np.asarray(y, dtype=np.float32).reshape(-1)
     top = (y.view(np.uint32) >> np.uint32(20)) & np.uint32(0x7FF)
     if (top >= _ABSTOP12_LIMIT).any() or (y < 0).any():
@@ -159,3 +168,151 @@ def _sincosf_reduced(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     reduced = fma(-n.astype(np.float64), _HPI, x)
     sign = _SIGN[n & 3]
     return _sincosf_poly(reduced * sign, reduced * reduced, (n & 2) != 0, (n & 1) != 0)
+
+
+# ----------------------------------------------------------------- fast paths with a rounding test
+# The fast paths evaluate the same formulas with plain float64 operations, except where a fused
+# multiply-add's single rounding is essential (r = z/c - 1 and the argument reduction x - n*pi/2): there
+# an operand is split (Veltkamp) so every partial product is exact and the fma's exact sum is rounded once.
+# Elsewhere an unfused operation differs from the fused one by about one double ulp; after the last
+# step the float64 result is at most a few ulps from glibc's.  Both round to the same float32 unless that
+# result lies within a few ulps of a float32 rounding midpoint (its low 29 bits near 2^28): such elements
+# (about 1 in 250,000 with the wide guard below) are recomputed on the fused path.
+_FLOAT32_DROPPED_BITS = 29  # a double keeps 52 fraction bits, a float32 23: rounding reads the other 29
+_MIDPOINT = 1 << (_FLOAT32_DROPPED_BITS - 1)
+_GUARD_ULPS = 1 << 10  # the unfused results stay within 8 ulps (tests/graph/ops/test_libm.py measures it)
+
+
+def _split(value: float, bits: int) -> tuple[float, float]:
+    """(high, low) with high holding the top ``bits`` significant bits of ``value`` and high + low == value."""
+    scaled = (2.0 ** (53 - bits) + 1.0) * value  # Veltkamp's splitter
+    high = scaled - (scaled - value)
+    return high, value - high
+
+
+def _near_float32_midpoint(values: np.ndarray) -> np.ndarray:
+    """Mask of float64 ``values`` within ``_GUARD_ULPS`` double ulps of a float32 rounding midpoint."""
+    low = values.view(np.uint64) & np.uint64((1 << _FLOAT32_DROPPED_BITS) - 1)
+    low -= np.uint64(_MIDPOINT - _GUARD_ULPS)  # wraps below the window: one unsigned compare tests both ends
+    return low <= np.uint64(2 * _GUARD_ULPS)
+
+
+# logf: tmp >> 19 holds k (tmp >> 23) and the table index (4 bits), so one index reaches fma(k, ln2, logc)
+# (precomputed with the fused emulation for every (k, index) of normal floats in (0, 1]) and 1/c split so
+# that z * (1/c)_high is exact: z has 24 significant bits, (1/c)_high 29.
+_LOGF_SHIFT = 23 - _LOGF_TABLE_BITS
+_LOGF_MIN_BITS, _LOGF_MAX_BITS = 0x00800000, 0x3F800000  # the smallest normal float and 1.0
+_LOGF_FIRST = (_LOGF_MIN_BITS - _LOGF_OFF) >> _LOGF_SHIFT
+_LOGF_ROWS = np.arange(_LOGF_FIRST, ((_LOGF_MAX_BITS - _LOGF_OFF) >> _LOGF_SHIFT) + 1)
+_LOGF_Y0 = fma((_LOGF_ROWS >> _LOGF_TABLE_BITS).astype(np.float64), _LOGF_LN2,
+               _LOGF_TABLE[_LOGF_ROWS % (1 << _LOGF_TABLE_BITS), 1])
+_LOGF_INVC_HIGH, _LOGF_INVC_LOW = (np.array(half)[_LOGF_ROWS % (1 << _LOGF_TABLE_BITS)]
+                                   for half in zip(*(_split(float(v), 29) for v in _LOGF_TABLE[:, 0])))
+
+
+def logf(x: np.ndarray) -> np.ndarray:
+    """glibc logf on float32 values in (0, 1] that are normal numbers."""
+    x = np.ascontiguousarray(x, dtype=np.float32)
+    shape = x.shape
+    bits = x.reshape(-1).view(np.int32)
+    if bits.size and (bits.min() < _LOGF_MIN_BITS or bits.max() > _LOGF_MAX_BITS):
+        raise ValueError("logf here covers normal floats in (0, 1] only, the range of Box-Muller's u1")
+    y = _logf_unfused_double(bits)
+    result = y.astype(np.float32)
+    redo = _near_float32_midpoint(y)
+    if redo.any():
+        redo = np.flatnonzero(redo)
+        result[redo] = _logf_fused(x.reshape(-1)[redo])
+    return result.reshape(shape)
+
+
+def _logf_unfused_double(bits: np.ndarray) -> np.ndarray:
+    """The fast path's float64 logf of int32 float bits, within a few ulps of glibc's before rounding."""
+    tmp = bits - np.int32(_LOGF_OFF)
+    row = ((tmp >> _LOGF_SHIFT) - np.int32(_LOGF_FIRST)).astype(np.intp)  # intp: take() converts otherwise
+    tmp &= np.int32(-(1 << 23))  # the exponent part: z = x / 2^k lands in [OFF, 2 OFF)
+    z = (bits - tmp).view(np.float32).astype(np.float64)
+    # r = fma(z, invc, -1): z * high is exact and within a factor 2 of 1 (Sterbenz), z * low is exact.
+    r = z * np.take(_LOGF_INVC_HIGH, row)
+    r -= 1.0
+    z *= np.take(_LOGF_INVC_LOW, row)
+    r += z
+    r2 = r * r
+    y = r * _LOGF_A[1]
+    y += _LOGF_A[2]
+    z = r2 * _LOGF_A[0]  # z is free again
+    y += z
+    y *= r2
+    r += np.take(_LOGF_Y0, row)
+    y += r
+    return y
+
+
+_HPI_HIGH, _HPI_LOW = _split(_HPI, 29)  # n * high is exact for n < 2^24; x - n * high is exact (see below)
+_TINY = np.float32(2.0 ** -12)
+_SINCOSF_LIMIT_BITS = _ABSTOP12_LIMIT << 20
+
+
+def sincosf(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """glibc sincosf on float32 values in [0, 120): (sin, cos) as float32 arrays."""
+    y = np.ascontiguousarray(y, dtype=np.float32).reshape(-1)
+    bits = y.view(np.int32)  # negative floats are negative int32s; 120.0f and above have larger bits
+    if bits.size and (bits.min() < 0 or bits.max() >= _SINCOSF_LIMIT_BITS):
+        raise ValueError("sincosf here covers [0, 120) only, the range of Box-Muller's angle")
+    x = y.astype(np.float64)
+    # reduce_fast; below pi/4 it gives n = 0 and x itself, which is the direct branch's polynomial input.
+    n = (x * _HPI_INV_SCALED).astype(np.int32)
+    n += np.int32(0x800000)
+    n >>= 24
+    nf = n.astype(np.float64)
+    # fma(-n, pi/2, x): x is a float32 >= 0.75 (a multiple of 2^-24) and n * high a multiple of 2^-28 within
+    # a factor 2 of it, so x - n * high is exact; n * low is exact; the one rounding is the fma's.
+    r = nf * _HPI_HIGH
+    np.subtract(x, r, out=r)
+    nf *= _HPI_LOW
+    r -= nf
+    x2 = r * r
+    r *= np.take(_SIGN, (n & 3).astype(np.intp))
+    sine, cosine = _poly_unfused(r, x2)
+    redo = _near_float32_midpoint(sine)
+    redo |= _near_float32_midpoint(cosine)
+    # Quadrants 2 and 3 negate the cosine, odd ones swap sine and cosine: done on the float32 bits (a sign
+    # flip and an xor swap under a mask), which is exact and cheaper than masked ufuncs.
+    sine, cosine = sine.astype(np.float32), cosine.astype(np.float32)
+    sine_bits, cosine_bits = sine.view(np.uint32), cosine.view(np.uint32)
+    quadrant = n.view(np.uint32)
+    cosine_bits ^= (quadrant & np.uint32(2)) << np.uint32(30)
+    swap = (sine_bits ^ cosine_bits) & (np.uint32(0) - (quadrant & np.uint32(1)))
+    sine_bits ^= swap
+    cosine_bits ^= swap
+    if redo.any():
+        redo = np.flatnonzero(redo)
+        sine[redo], cosine[redo] = _sincosf_fused(y[redo])
+    if y.size and y.min() < _TINY:
+        tiny = np.flatnonzero(y < _TINY)
+        sine[tiny], cosine[tiny] = y[tiny], np.float32(1.0)
+    return sine, cosine
+
+
+def _poly_unfused(x: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sincosf_poly's table-0 sine and cosine in float64 with plain multiplies and adds (x2 is reused)."""
+    c0, c1, c2, c3, c4 = _COS[0]
+    s1, s2, s3 = _SIN
+    x3 = x2 * x
+    sine = x3 * s1
+    sine += x
+    tail = x2 * s3
+    tail += s2
+    x3 *= x2  # x^5
+    tail *= x3
+    sine += tail
+    x4 = x2 * x2
+    cosine = x2 * c1
+    cosine += c0
+    tail = x2 * c4
+    tail += c3
+    tail *= x4 * x2  # x^6 * (c3 + x^2 c4)
+    x4 *= c2
+    cosine += x4
+    cosine += tail
+    return sine, cosine

@@ -22,7 +22,8 @@ Distributions (tsl/lib/random/random_distributions{,_utils}.h, core/kernels/rand
   keeps values with ``|x| < 2`` in order until the group is full.
 
 Float32 transcendental functions: TF calls the C library's ``logf`` and ``sincosf``; `graph.ops.libm` follows
-glibc's algorithms bit for bit (checked on all 2^23 inputs Box-Muller can produce).  Float64 calls the C
+glibc's algorithms bit for bit (checked on all 2^23 inputs Box-Muller can produce).  Draws run in chunks of
+4096 blocks, whole-array numpy operations within each chunk (no per-element or per-block Python).  Float64 calls the C
 library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised ``log`` differs from libm's in the last
 bit on ~0.3% of inputs), one element at a time: about 0.5 us per double.
 """
@@ -78,26 +79,64 @@ class Philox:
         if count is not None:
             first = np.arange(first, first + count, dtype=np.uint64)
         offsets = np.asarray(first, dtype=np.uint64).reshape(-1)
+        return np.stack(self.blocks_by_word(offsets), axis=-1)
+
+    def blocks_by_word(self, offsets: np.ndarray) -> list:
+        """Words c0..c3 (four uint32 arrays) of blocks ``offsets`` (uint64) from here."""
+        even, odd = self.word_pairs(offsets)
+        return [even[0], odd[0], even[1], odd[1]]
+
+    def word_pairs(self, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """uint32[2, n] arrays (c0, c2) and (c1, c3) of blocks ``offsets`` (uint64) from here."""
         low = self.counter & ((1 << 64) - 1)
         high = self.counter >> 64
         # 128-bit counter + offset: add to the low 64 bits, carry into the high 64 bits.
-        sum_low = offsets + np.uint64(low)
-        carry = (sum_low < offsets).astype(np.uint64)
-        sum_high = carry + np.uint64(high)
-        c0 = sum_low & np.uint64(_MASK32)
-        c1 = sum_low >> np.uint64(32)
-        c2 = sum_high & np.uint64(_MASK32)
-        c3 = sum_high >> np.uint64(32)
-        k0, k1 = self.key
-        mask = np.uint64(_MASK32)
-        for round_index in range(_ROUNDS):
-            product0 = _M4X32A * c0
-            product1 = _M4X32B * c2
-            c0, c1, c2, c3 = ((product1 >> np.uint64(32)) ^ c1 ^ np.uint64(k0), product1 & mask,
-                              (product0 >> np.uint64(32)) ^ c3 ^ np.uint64(k1), product0 & mask)
-            k0 = (k0 + _W32A) & _MASK32
-            k1 = (k1 + _W32B) & _MASK32
-        return np.stack([c0, c1, c2, c3], axis=-1).astype(np.uint32)
+        counters = np.empty((2, offsets.shape[0]), _U64)
+        np.add(offsets, np.uint64(low), out=counters[0])
+        np.less(counters[0], offsets, out=counters[1], casting="unsafe")
+        counters[1] += np.uint64(high)
+        return _rounds(counters, self.key)
+
+
+def _rounds(counters: np.ndarray, key: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Philox4x32-10 on uint64[2, n] counters (low, high 64 bits) -> uint32[2, n] words (c0, c2), (c1, c3).
+
+    A 32 x 32 -> 64-bit product viewed as two little-endian uint32s holds the multiplication's low and
+    high words without shifts or masks, so a round is two multiplications and two xors over (c0, c2):
+    new (c0, c2) = high words of (c2 * B, c0 * A) ^ (c1, c3) ^ key, new (c1, c3) = their low words.
+    Products alternate between two buffers because one round's low words are read by the next.
+    """
+    count = counters.shape[1]
+    halves = counters.view(_U32)  # [2, 2n]: little-endian low and high words of each 64-bit counter half
+    even, odd = halves[:, 0::2], halves[:, 1::2]
+    products = [np.empty((2, count), _U64) for _ in range(2)]
+    words = [np.empty((2, count), _U32) for _ in range(2)]
+    for round_index, round_key in enumerate(_round_keys(key)):
+        product, new_even = products[round_index % 2], words[round_index % 2]
+        np.multiply(even[1], _M4X32B, out=product[0], dtype=_U64)
+        np.multiply(even[0], _M4X32A, out=product[1], dtype=_U64)
+        split = product.view(_U32)  # [2, 2n]: even columns the low words, odd the high words
+        np.bitwise_xor(split[:, 1::2], odd, out=new_even)
+        new_even ^= round_key
+        even, odd = new_even, split[:, 0::2]
+    return even, odd
+
+
+_U64, _U32 = np.dtype("<u8"), np.dtype("<u4")  # explicit byte order: the word views assume little-endian
+_KEY_CACHE: dict = {}
+
+
+def _round_keys(key: tuple[int, int]) -> list:
+    """The ten uint32[2, 1] round keys of ``key`` (raised by (W32A, W32B) between rounds), cached per key."""
+    keys = _KEY_CACHE.get(key)
+    if keys is None:
+        if len(_KEY_CACHE) > 64:
+            _KEY_CACHE.clear()
+        k0, k1 = key
+        keys = [np.array([[(k0 + r * _W32A) & _MASK32], [(k1 + r * _W32B) & _MASK32]], _U32)
+                for r in range(_ROUNDS)]
+        _KEY_CACHE[key] = keys
+    return keys
 
 
 def session_generator(ctx, op) -> Philox:
@@ -152,28 +191,52 @@ _c_cos = _through_math(math.cos)
 
 
 # ----------------------------------------------------------------- distributions
+# A draw runs in chunks of blocks, so that each chunk's temporaries stay in the CPU's cache and below
+# malloc's mmap threshold (fresh mmapped pages fault on first touch); chunks write disjoint slices of one
+# output and the values do not depend on the chunking.  (Threads do not pay: each chunk is a hundred short
+# numpy calls, and handing the GIL back and forth between them costs more than the second core gives.)
+_CHUNK_BLOCKS = 4096  # Box-Muller's float64 temporaries (two words per block) of 64 KiB
+
+
 def _group_size(dtype) -> int:
     """Outputs per 128-bit block: 4 for 32-bit (and 16-bit) results, 2 for 64-bit ones."""
     return 2 if np.dtype(dtype).itemsize == 8 else 4
 
 
-def _fixed_blocks(generator: Philox, size: int, dtype) -> np.ndarray:
-    """The uint32[groups, 4] blocks behind ``size`` outputs of a fixed-samples distribution."""
-    groups = -(-size // _group_size(dtype))
-    return generator.blocks(0, groups)
+def _in_chunks(count: int, fill, chunk: int = _CHUNK_BLOCKS) -> None:
+    """Calls ``fill(start, stop)`` over [0, count) in chunks of ``chunk``."""
+    for start in range(0, count, chunk):
+        fill(start, min(start + chunk, count))
+
+
+def _words(generator: Philox, start: int, stop: int) -> list:
+    """Words c0..c3 (uint32 arrays) of blocks [start, stop)."""
+    return generator.blocks_by_word(np.arange(start, stop, dtype=np.uint64))
+
+
+def _fixed(generator: Philox, size: int, dtype, convert, columns=None) -> np.ndarray:
+    """``size`` outputs of a fixed-samples distribution: ``convert(words)`` (or ``columns(start, stop)``) gives
+    the ``group`` output columns of a chunk of blocks."""
+    group = _group_size(dtype)
+    groups = -(-size // group)
+    result = np.empty((groups, group), dtype)
+
+    def fill(start: int, stop: int) -> None:
+        values_by_column = columns(start, stop) if columns else convert(_words(generator, start, stop))
+        for column, values in enumerate(values_by_column):
+            result[start:stop, column] = values
+    _in_chunks(groups, fill)
+    return result.reshape(-1)[:size]
 
 
 def uniform(generator: Philox, size: int, dtype) -> np.ndarray:
     """UniformDistribution for floats: ``size`` values in [0, 1) (RandomUniform)."""
-    bits = _fixed_blocks(generator, size, dtype)
     dtype = np.dtype(dtype)
     if dtype == np.float64:
-        values = uint64_to_double(bits[:, 0::2], bits[:, 1::2])
-    elif dtype.itemsize == 2:
-        values = _uint16_to_small_float(bits & np.uint32(0xFFFF), dtype)
-    else:
-        values = uint32_to_float(bits)
-    return values.reshape(-1)[:size].astype(dtype)
+        return _fixed(generator, size, dtype, lambda w: [uint64_to_double(w[0], w[1]), uint64_to_double(w[2], w[3])])
+    if dtype.itemsize == 2:
+        return _fixed(generator, size, dtype, lambda w: [_uint16_to_small_float(v & np.uint32(0xFFFF), dtype) for v in w])
+    return _fixed(generator, size, dtype, lambda w: [uint32_to_float(v) for v in w])
 
 
 def _uint16_to_small_float(bits: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -188,30 +251,39 @@ def _uint16_to_small_float(bits: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def uniform_int(generator: Philox, size: int, low: int, high: int, dtype) -> np.ndarray:
     """UniformDistribution for int32/int64: ``lo + bits % (hi - lo)`` with unsigned range (RandomUniformInt)."""
     dtype = np.dtype(dtype)
-    bits = _fixed_blocks(generator, size, dtype)
     if dtype.itemsize == 8:
-        wide = bits[:, 0::2].astype(np.uint64) | (bits[:, 1::2].astype(np.uint64) << np.uint64(32))
         span = np.uint64((high - low) & 0xFFFFFFFFFFFFFFFF)
-        offsets = (wide % span).reshape(-1)[:size]
-        # SignedAdd: lo + offset wraps in two's complement exactly as the C++ does.
-        return (np.uint64(low & 0xFFFFFFFFFFFFFFFF) + offsets).view(np.int64).astype(dtype)
+        base = np.uint64(low & 0xFFFFFFFFFFFFFFFF)
+
+        def convert(words):
+            wide = [low.astype(np.uint64) | (high.astype(np.uint64) << np.uint64(32))
+                    for low, high in (words[0:2], words[2:4])]
+            # SignedAdd: lo + offset wraps in two's complement exactly as the C++ does.
+            return [(base + value % span).view(np.int64) for value in wide]
+        return _fixed(generator, size, dtype, convert)
     span = np.uint32((high - low) & _MASK32)
-    offsets = (bits % span).reshape(-1)[:size]
-    return (np.uint32(low & _MASK32) + offsets).view(np.int32).astype(dtype)
+    base = np.uint32(low & _MASK32)
+    return _fixed(generator, size, dtype, lambda words: [(base + word % span).view(np.int32) for word in words])
+
+
+def _normal_columns(generator: Philox, offsets: np.ndarray, dtype) -> list:
+    """The groups' standard normals from blocks ``offsets``: Box-Muller on (c0, c1) and (c2, c3), or on all four."""
+    even, odd = generator.word_pairs(offsets)
+    if dtype == np.float64:
+        return list(box_muller_double(even[0], odd[0], even[1], odd[1]))
+    # One Box-Muller call over both pairs: (c0 | c2) with (c1 | c3).
+    first, second = box_muller_float(even.reshape(-1), odd.reshape(-1))
+    count = offsets.shape[0]
+    return [first[:count], second[:count], first[count:], second[count:]]
 
 
 def normal(generator: Philox, size: int, dtype) -> np.ndarray:
     """NormalDistribution: ``size`` standard normals (RandomStandardNormal)."""
     dtype = np.dtype(dtype)
-    bits = _fixed_blocks(generator, size, dtype)
-    if dtype == np.float64:
-        first, second = box_muller_double(bits[:, 0], bits[:, 1], bits[:, 2], bits[:, 3])
-        values = np.stack([first, second], axis=-1)
-    else:
-        first01, second01 = box_muller_float(bits[:, 0], bits[:, 1])
-        first23, second23 = box_muller_float(bits[:, 2], bits[:, 3])
-        values = np.stack([first01, second01, first23, second23], axis=-1)
-    return values.reshape(-1)[:size].astype(dtype)
+    compute = np.float64 if dtype == np.float64 else np.float32
+    values = _fixed(generator, size, compute, None, columns=lambda start, stop: _normal_columns(
+        generator, np.arange(start, stop, dtype=np.uint64), compute))
+    return values.astype(dtype, copy=False)
 
 
 def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
@@ -219,29 +291,32 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
     dtype = np.dtype(dtype)
     group = _group_size(dtype)
     groups = -(-size // group)
-    if groups == 0:
-        return np.zeros(0, dtype)
+    compute = np.float64 if dtype == np.float64 else np.float32
+    result = np.empty((groups, group), compute)
     blocks_per_group = group * RESERVED_BLOCKS_PER_OUTPUT // 4
-    result = np.empty((groups, group), dtype=np.float64 if dtype == np.float64 else np.float32)
-    filled = np.zeros(groups, dtype=np.int64)
-    pending = np.arange(groups)
-    step = 0  # how many blocks of its region each pending group has consumed
-    while pending.size:
-        # One Philox block per pending group per step: 2 Box-Muller pairs (floats) or 1 (doubles).
-        starts = pending.astype(np.uint64) * np.uint64(blocks_per_group) + np.uint64(step)
-        bits = generator.blocks(starts)
-        if dtype == np.float64:
-            candidates = np.stack(box_muller_double(bits[:, 0], bits[:, 1], bits[:, 2], bits[:, 3]), axis=-1)
-        else:
-            a0, a1 = box_muller_float(bits[:, 0], bits[:, 1])
-            b0, b1 = box_muller_float(bits[:, 2], bits[:, 3])
-            candidates = np.stack([a0, a1, b0, b1], axis=-1)
-        accepted = np.abs(candidates) < _TRUNCATE
-        for column in range(candidates.shape[1]):
-            take = accepted[:, column] & (filled[pending] < group)
-            rows = pending[take]
-            result[rows, filled[rows]] = candidates[take, column]
-            filled[rows] += 1
-        pending = pending[filled[pending] < group]
-        step += 1
-    return result.reshape(-1)[:size].astype(dtype)
+
+    def fill(start: int, stop: int) -> None:
+        # Group g reads blocks g * blocks_per_group + step, step = 0, 1, ...: each block gives 4 (float) or
+        # 2 (double) candidates, taken in order while they are inside (-2, 2) and the group is not full.
+        pending = np.arange(start, stop)
+        filled = np.zeros(stop - start, np.int64)  # accepted so far, per pending group
+        step = 0
+        while pending.size:
+            offsets = pending.astype(np.uint64) * np.uint64(blocks_per_group) + np.uint64(step)
+            candidates = np.stack(_normal_columns(generator, offsets, compute), axis=-1)
+            accepted = np.abs(candidates) < _TRUNCATE
+            if step == 0:  # most groups accept their whole first block: write it, then fix the others
+                result[start:stop] = candidates
+                partial = ~accepted.all(axis=1)
+                pending, filled, candidates, accepted = (pending[partial], filled[partial], candidates[partial],
+                                                         accepted[partial])
+            slot = filled[:, None] + np.cumsum(accepted, axis=1) - 1
+            take = accepted & (slot < group)
+            rows, columns = np.nonzero(take)
+            result[pending[rows], slot[rows, columns]] = candidates[rows, columns]
+            filled += take.sum(axis=1)
+            more = filled < group
+            pending, filled = pending[more], filled[more]
+            step += 1
+    _in_chunks(groups, fill)
+    return result.reshape(-1)[:size].astype(dtype, copy=False)

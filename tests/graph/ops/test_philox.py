@@ -138,3 +138,62 @@ def test_unseeded_streams_differ():
     with graph_lib.Graph().as_default():
         r = random_ops.random_normal([8])
         assert not np.array_equal(session.Session().run(r), session.Session().run(r))
+
+
+# Sizes around the chunking (4096 blocks: 16384 floats, 8192 doubles) and the 4-value groups, 0-size, large.
+SWEEP_SIZES = [0, 1, 2, 3, 5, 7, 4095, 16383, 16384, 16385, 8191 * 2 + 1, 3 * 16384 + 7, 200_003]
+SWEEP_SEEDS = [(1, 1), (2**31 - 1, 17), (987654321, 2**32 + 5), (5, 0), (2**62 + 9, 2**63 - 1)]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_many_seeds_and_sizes_equal_tensorflow(tf1, dtype):
+    from tensorflow.python.ops import gen_random_ops
+    builders = {"RandomUniform": gen_random_ops.random_uniform,
+                "RandomStandardNormal": gen_random_ops.random_standard_normal,
+                "TruncatedNormal": gen_random_ops.truncated_normal}
+    specs = [(op_type, seed, seed2, size) for index, (seed, seed2) in enumerate(SWEEP_SEEDS)
+             for size in SWEEP_SIZES[index % 2::2] + [SWEEP_SIZES[-1]] for op_type in builders]
+    tf_ops = [builders[op_type](np.array([size], np.int32), getattr(tf1, dtype), seed=seed, seed2=seed2)
+              for op_type, seed, seed2, size in specs]
+    with tf1.Session() as sess:
+        expected = [sess.run(tf_ops) for _ in range(2)]
+
+    def build(_):
+        from graph.base import dtypes
+        from graph.ops import constant_ops as ops
+        graph = graph_lib.get_default_graph()
+        return [graph.create_op(op_type, [ops.constant(np.array([size], np.int32), dtype=dtypes.int32)],
+                                attrs={"seed": seed, "seed2": seed2, "dtype": dtypes.as_dtype(dtype),
+                                       "T": dtypes.int32}).outputs[0]
+                for op_type, seed, seed2, size in specs]
+    with graph_lib.Graph().as_default():
+        tensors = build(random_ops)
+        sess = session.Session()
+        ours = [sess.run(tensors) for _ in range(2)]
+    for run in range(2):
+        for spec, mine, theirs in zip(specs, ours[run], expected[run]):
+            assert mine.shape == theirs.shape and mine.tobytes() == theirs.tobytes(), (run, spec)
+
+
+@pytest.mark.tf
+def test_large_int_and_shuffle_equal_tensorflow(tf1):
+    from tensorflow.python.ops import gen_random_ops
+    cases = [(3, 9, 100_001, 0, 7, "int32"), (8, 1, 40_003, -2**40, 2**41, "int64"), (11, 2, 5, -3, 2**31 - 1, "int32")]
+    tf_ops = [gen_random_ops.random_uniform_int(np.array([size], np.int32), tf1.constant(low, getattr(tf1, dtype)),
+                                                tf1.constant(high, getattr(tf1, dtype)), seed=seed, seed2=seed2)
+              for seed, seed2, size, low, high, dtype in cases]
+    tf_ops.append(tf1.random_shuffle(np.arange(5001), seed=4))
+    with tf1.Session() as sess:
+        expected = sess.run(tf_ops)
+    import graph.compat.v1 as ours_tf
+    with ours_tf.Graph().as_default():
+        ours_ops = [ours_tf.random_uniform([size], low, high, dtype=getattr(ours_tf, dtype), seed=seed)
+                    for seed, seed2, size, low, high, dtype in cases]
+        for op, (seed, seed2, *_rest) in zip(ours_ops, cases):
+            op.op._attrs["seed"], op.op._attrs["seed2"] = seed, seed2  # the raw (seed, seed2) pair of the TF op
+        ours_ops.append(ours_tf.random_shuffle(np.arange(5001), seed=4))
+        with ours_tf.Session() as sess:
+            got = sess.run(ours_ops)
+    for mine, theirs in zip(got, expected):
+        np.testing.assert_array_equal(mine, theirs)
