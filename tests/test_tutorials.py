@@ -28,6 +28,12 @@ EXPECTED = {
                            "wrote", "(exit code 3)"],
     "06_training.py": ["fitted W = 2.997, b = 2.011", "latest checkpoint: model.ckpt-40", "resumed at global_step = 40",
                        "checkpoints kept (max_to_keep=2): ['model.ckpt-40', 'model.ckpt-60']", "identical: True"],
+    "07_tf2_checkpoints.py": ["Initializing from scratch.", "Saved checkpoint for step 10: tf_ckpts/ckpt-1",
+                              "Restored from tf_ckpts/ckpt-5", "kept: ['ckpt-8', 'ckpt-9', 'ckpt-10']",
+                              "net/l1/kernel/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/VARIABLE_VALUE", "step = 100",
+                              "to_restore = [2.31 0.95 2.33 5.36 3.92]",
+                              "kernel restored after the fact = [[4.6  5.   4.94 4.64 4.99]]",
+                              "assert_consumed: Unresolved object in checkpoint (root).step"],
 }
 WRITTEN = {
     "01_variables.py": ["model.ckpt.index", "renamed.ckpt.index", "subset.ckpt.index"],
@@ -36,6 +42,7 @@ WRITTEN = {
     "04_tf2_checkpoint.py": ["tf2_guide.svg"],
     "05_command_line.py": ["train/checkpoint", "weights.safetensors", "imported.index", "tf2_guide.svg"],
     "06_training.py": ["train/checkpoint", "train/model.ckpt-60.index", "train/model.ckpt-60.meta"],
+    "07_tf2_checkpoints.py": ["tf_ckpts/checkpoint", "tf_ckpts/ckpt-10.index"],
 }
 
 
