@@ -34,6 +34,9 @@ EXPECTED = {
                               "to_restore = [2.31 0.95 2.33 5.36 3.92]",
                               "kernel restored after the fact = [[4.6  5.   4.94 4.64 4.99]]",
                               "assert_consumed: Unresolved object in checkpoint (root).step"],
+    "08_cnn_summaries.py": ["conv2d/kernel:0", "batch_normalization/moving_mean:0", "graph records: 1",
+                            "loss                   at steps [10, 20, 30, 40, 50, 60]",
+                            "same as before saving: True"],
 }
 WRITTEN = {
     "01_variables.py": ["model.ckpt.index", "renamed.ckpt.index", "subset.ckpt.index"],
@@ -43,6 +46,7 @@ WRITTEN = {
     "05_command_line.py": ["train/checkpoint", "weights.safetensors", "imported.index", "tf2_guide.svg"],
     "06_training.py": ["train/checkpoint", "train/model.ckpt-60.index", "train/model.ckpt-60.meta"],
     "07_tf2_checkpoints.py": ["tf_ckpts/checkpoint", "tf_ckpts/ckpt-10.index"],
+    "08_cnn_summaries.py": ["cnn.ckpt-60.index", "logs"],
 }
 
 
