@@ -291,7 +291,11 @@ def open_regular(path) -> BinaryIO:
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError as error:
-        raise os_error(error, path) from error
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            problem = special_file_error(path, os.stat(path).st_mode)
+        except OSError:
+            problem = None
+        raise (problem or os_error(error, path)) from error
     try:
         problem = special_file_error(path, os.fstat(fd).st_mode)
         if problem is not None:
