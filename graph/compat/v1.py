@@ -30,7 +30,7 @@ _TOP_LEVEL_MODULES = (
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
     "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
     "graph.ops.queue_ops", "graph.ops.reader_ops",
-    "graph.ops.sequence_ops",
+    "graph.ops.sequence_ops", "graph.ops.parsing_ops",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
@@ -42,6 +42,7 @@ _NOT_TOP_LEVEL = frozenset((
     "DEFAULT_GRAPH_SEED", "get_name_scope", "name_from_scope_name", "constant_value", "constant_value_as_shape",
     "as_shape", "unknown_shape", "rank_internal", "shape_internal", "size_internal", "variable_op_v2",
     "with_dependencies", "switch", "ref_switch", "merge", "set_control_flow_context",
+    "example_features",
     # tf.linalg only
     "slogdet", "adjoint", "logdet",
     "WhileContext", "enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
@@ -131,6 +132,10 @@ _NAMESPACES = {
     "data": (("graph.data.dataset_ops", "graph.data.iterator_ops"), {"experimental": "graph.data:experimental"},
              frozenset(("DatasetV1", "ITERATOR_OP_TYPES"))),
     "python_io": ("graph.platform.tfrecord_io", {}, frozenset(("decompress",))),
+    "io": ("graph.ops.parsing_ops", {
+        **{name: "graph.platform.tfrecord_io:" + name for name in (
+            "TFRecordWriter", "TFRecordOptions", "TFRecordCompressionType", "tf_record_iterator")}},
+           frozenset(("example_features",))),
     "sparse": (None, {
         "placeholder": "graph.ops.sparse_ops:sparse_placeholder",
         "SparseTensor": "graph.core.sparse_tensor:SparseTensor",

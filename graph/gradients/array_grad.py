@@ -343,3 +343,6 @@ def _tile_grad(op, grad):
 def _reverse_sequence_grad(op, grad):
     return [sequence_ops.reverse_sequence(grad, op.inputs[1], seq_axis=op.get_attr("seq_dim"),
                                           batch_axis=op.get_attr("batch_dim")), None]
+
+
+NotDifferentiable("DecodeRaw")  # as TF's parsing_ops declares it (bytes in, numbers out)
