@@ -227,3 +227,55 @@ def _name_based(tf, directory):
 
 def test_name_based_checkpoint_through_checkpoint_restore(tf_module, tmp_path):
     assert _name_based(ours, str(tmp_path / "ours")) == _name_based(tf_module, str(tmp_path / "tf"))
+
+
+def test_manager_keep_every_n_hours_with_a_fake_clock_matches_tensorflow_byte_for_byte(tf_module, tmp_path,
+                                                                                      monkeypatch):
+    """One save per (fake) hour, max_to_keep=2, keep one every 3 hours: same files, same state file."""
+    import time
+
+    def run(tf, directory):
+        now = [1.7e9]  # TF reads the clock more often than we do: it advances only between saves
+        monkeypatch.setattr(time, "time", lambda: now[0])
+        with tf.Graph().as_default():
+            v = tf.Variable(np.arange(3, dtype=np.int32), name="v")
+            ckpt = tf.train.Checkpoint(v=v)
+            manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=2, keep_checkpoint_every_n_hours=3)
+            with tf.Session() as sess:
+                sess.run(v.initializer)
+                for _ in range(8):
+                    now[0] += 3600.0
+                    manager.save()
+        monkeypatch.undo()
+        return sorted(os.listdir(directory)), [os.path.basename(p) for p in manager.checkpoints]
+    files, kept = run(ours, str(tmp_path / "ours"))
+    assert (files, kept) == run(tf_module, str(tmp_path / "tf"))
+    assert [f for f in files if f.endswith(".index")] == ["ckpt-3.index", "ckpt-6.index", "ckpt-7.index",
+                                                          "ckpt-8.index"] and kept == ["ckpt-7", "ckpt-8"]
+    assert open(tmp_path / "ours" / "checkpoint").read() == open(tmp_path / "tf" / "checkpoint").read()
+    assert (tmp_path / "ours" / "ckpt-8.index").read_bytes() == (tmp_path / "tf" / "ckpt-8.index").read_bytes()
+
+
+def _restore_or_initialize(tf, directory):
+    calls = []
+    with tf.Graph().as_default():
+        step = tf.train.get_or_create_global_step()
+        ckpt = tf.train.Checkpoint(step=step)
+        manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=None, init_fn=lambda: calls.append(1))
+        first = manager.restore_or_initialize()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(tf.assign(step, 41))
+            saved = manager.save(checkpoint_number=step)  # numbered by the global step
+    with tf.Graph().as_default():
+        ckpt = tf.train.Checkpoint(step=tf.train.get_or_create_global_step())
+        again = tf.train.CheckpointManager(ckpt, directory, max_to_keep=None)
+        second = again.restore_or_initialize()
+    return first, calls, os.path.basename(saved), os.path.basename(second), \
+        os.path.basename(tf.train.latest_checkpoint(directory))
+
+
+def test_manager_restore_or_initialize_and_checkpoint_number_match_tensorflow(tf_module, tmp_path):
+    expected = _restore_or_initialize(tf_module, str(tmp_path / "tf"))
+    assert expected == (None, [1], "ckpt-41", "ckpt-41", "ckpt-41")
+    assert _restore_or_initialize(ours, str(tmp_path / "ours")) == expected
