@@ -221,6 +221,17 @@ _NAMESPACES = {
         **{name: "graph.train.input:" + name for name in (
             "limit_epochs", "input_producer", "string_input_producer", "range_input_producer", "slice_input_producer",
             "batch", "shuffle_batch", "batch_join", "shuffle_batch_join")},
+        **{name: "saver.loops.session_run_hook:" + name for name in (
+            "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues")},
+        **{name: "saver.loops.basic_hooks:" + name for name in (
+            "SecondOrStepTimer", "StopAtStepHook", "LoggingTensorHook", "StepCounterHook", "NanLossDuringTrainingError",
+            "NanTensorHook", "FinalOpsHook", "FeedFnHook", "GlobalStepWaiterHook")},
+        **{name: "saver.loops.saving_hooks:" + name for name in (
+            "CheckpointSaverListener", "CheckpointSaverHook", "SummarySaverHook")},
+        **{name: "saver.loops.session_manager:" + name for name in ("Scaffold", "SessionManager")},
+        **{name: "saver.loops.monitored_session:" + name for name in (
+            "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator", "MonitoredSession",
+            "SingularMonitoredSession", "MonitoredTrainingSession")},
         "ClusterSpec": "graph.train.device_setter:ClusterSpec",
         "Saver": "saver.saver:Saver",
         **{name: "graph.proto.example:" + name for name in (
