@@ -204,7 +204,7 @@ def atomic_file(path, temp_name: Callable[[str], str] = temp_filename) -> Iterat
 
     The temporary file is in ``path``'s directory, created exclusively with mode 0666 less the umask
     (as ``open`` creates any file); if the block or the rename raises, it is removed and ``path`` is
-    untouched.  OSErrors propagate unchanged (see :func:`os_error`).
+    untouched.  OSErrors propagate as OSErrors naming ``path`` (see :func:`os_error`).
     """
     path = os.fspath(path)
     temp = temp_name(path)
@@ -215,9 +215,11 @@ def atomic_file(path, temp_name: Callable[[str], str] = temp_filename) -> Iterat
             os.fsync(file.fileno())  # the bytes reach the disk before the name points at them
         os.replace(temp, path)
         sync_directory(path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):  # never created, or already renamed: the first error is the one to see
             os.remove(temp)
+        if isinstance(error, OSError) and (error.filename is None or error.filename == temp):
+            raise OSError(error.errno, error.strerror, path) from error  # name the file, not its temp name
         raise
 
 

@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from graph.errors import DataLossError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, UnimplementedError
+from graph.platform import file_io
 
 __all__ = ["NATIVE", "write", "members"]
 
@@ -80,10 +81,7 @@ def members(path: str) -> Iterator[tuple[list[str], Callable[[str], np.ndarray]]
         NotFoundError: if there is no such file. DataLossError: for a damaged archive or member, or a
         name that appears twice. UnimplementedError: for a .npy version this reader does not know.
     """
-    try:
-        file = open(path, "rb")
-    except FileNotFoundError as error:
-        raise NotFoundError(None, None, f"{path}: No such file or directory") from error
+    file = file_io.open_regular(path)  # NotFoundError; a FIFO or device refused without blocking
     with file:
         try:
             archive = zipfile.ZipFile(file)

@@ -24,7 +24,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from graph.base import dtypes
-from graph.errors import DataLossError, NotFoundError
+from graph.errors import DataLossError
+from graph.platform import file_io
 
 __all__ = ["DTYPES", "NUMPY_TO_SAFETENSORS", "checked_shape", "write", "read"]
 
@@ -104,10 +105,7 @@ def read(path: str) -> tuple[list[str], Callable[[str], np.ndarray], dict[str, s
     Raises:
         NotFoundError: if there is no such file. DataLossError: naming the file and what is wrong.
     """
-    try:
-        file = open(path, "rb")
-    except FileNotFoundError as error:
-        raise NotFoundError(None, None, f"{path}: No such file or directory") from error
+    file = file_io.open_regular(path)  # NotFoundError; a FIFO or device refused without blocking
     with file:
         head = file.read(8)
         if len(head) != 8:
