@@ -20,7 +20,12 @@ from graph.base.shapes import Dimension, TensorShape
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc", "from_nhwc", "pad_nhwc",
-           "windows", "add_windows", "accumulate_taps", "check_rank4", "sizes_argument", "kernel_geometry"]
+           "windows", "add_windows", "accumulate_taps", "check_rank4", "sizes_argument", "kernel_geometry",
+           "windows_times", "windows_transposed_times"]
+
+# im2col runs a few images at a time into one reused buffer of about this many bytes: the columns stay in
+# the CPU's cache between the copy and the product, and no image-sized temporary is allocated per call.
+_COLUMN_BYTES = 4 << 20
 
 
 def node(op) -> str:
@@ -167,6 +172,41 @@ def windows(padded: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int
     return np.lib.stride_tricks.as_strided(
         padded, (n, rows.out, cols.out, taps[0], taps[1], depth),
         (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc), writeable=False)
+
+
+def _image_chunks(view: np.ndarray, columns: int):
+    """(start, stop, buffer) over the batch of a windows ``view``, each chunk's columns copied into ``buffer``."""
+    n = view.shape[0]
+    per_image = max(1, view[0].size * view.itemsize)
+    chunk = max(1, min(n, _COLUMN_BYTES // per_image))
+    buffer = np.empty((chunk,) + view.shape[1:], view.dtype)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        part = buffer[:stop - start]
+        np.copyto(part, view[start:stop])
+        yield start, stop, part.reshape(-1, columns)
+
+
+def windows_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """im2col times ``matrix``: ``[N * out_rows * out_cols, matrix columns]`` from a `windows` view."""
+    n, out_rows, out_cols = view.shape[:3]
+    per_image = out_rows * out_cols
+    out = np.empty((n * per_image, matrix.shape[1]), np.result_type(view.dtype, matrix.dtype))
+    for start, stop, columns in _image_chunks(view, matrix.shape[0]):
+        np.matmul(columns, matrix, out=out[start * per_image:stop * per_image])
+    return out
+
+
+def windows_transposed_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """im2col transposed times ``matrix`` (``[N * out_rows * out_cols, k]``): ``[taps * depth, k]``."""
+    n, out_rows, out_cols = view.shape[:3]
+    per_image = out_rows * out_cols
+    depth = view.shape[3] * view.shape[4] * view.shape[5]
+    total = None
+    for start, stop, columns in _image_chunks(view, depth):
+        product = columns.T @ matrix[start * per_image:stop * per_image]
+        total = product if total is None else np.add(total, product, out=total)
+    return total if total is not None else np.zeros((depth, matrix.shape[1]), np.result_type(view, matrix))
 
 
 def add_windows(patches: np.ndarray, height: int, width: int, rows: Window, cols: Window, strides: tuple[int, int],

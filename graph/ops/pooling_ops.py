@@ -116,25 +116,40 @@ def _max(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
     return best
 
 
-def _argmax(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
-    """The tap (row-major index in its window) of each window's first maximum, as TF scans; -1 for none."""
+def _first_max_hits(image: np.ndarray, rows, cols, ksize, strides):
+    """Yields ``(i, j, hit)`` per tap: the windows whose first maximum (TF's row-major scan) is tap (i, j);
+    then ``(None, None, found)``, the windows with a maximum at all (NaN windows have none)."""
     padded = _padded(image, rows, cols, ksize, strides, _lowest(image.dtype))
     best = _max(image, rows, cols, ksize, strides)
     valid_rows = _valid_taps(rows, image.shape[1], ksize[0], strides[0])
     valid_cols = _valid_taps(cols, image.shape[2], ksize[1], strides[1])
-    argmax = np.zeros(best.shape, dtype=np.int32)
-    found = np.zeros(best.shape, dtype=bool)
+    found = None
+    hit = np.empty(best.shape, dtype=bool)
     for i in range(ksize[0]):
         for j in range(ksize[1]):
-            hit = padded[_tap_slices(rows, cols, strides, i, j)] == best
+            np.equal(padded[_tap_slices(rows, cols, strides, i, j)], best, out=hit)
             if not (valid_rows[:, i].all() and valid_cols[:, j].all()):  # a tap reading padding somewhere
                 hit &= (valid_rows[:, i][:, None] & valid_cols[:, j][None, :])[None, :, :, None]
-            hit &= ~found  # only the first maximum of each window counts
-            if i or j:
-                argmax += hit * np.int32(i * ksize[1] + j)
-            found |= hit
-    if not found.all():  # NaN windows: TF's scan keeps no maximum either
-        argmax[~found] = -1
+            if found is None:
+                found = hit.copy()
+            else:
+                hit &= ~found  # only the first maximum of each window counts
+                found |= hit
+            yield i, j, hit
+    yield None, None, found if found is not None else np.zeros(best.shape, dtype=bool)
+
+
+def _argmax(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
+    """The tap (row-major index in its window) of each window's first maximum, as TF scans; -1 for none."""
+    argmax = None
+    for i, j, hit in _first_max_hits(image, rows, cols, ksize, strides):
+        if i is None:
+            if not hit.all():  # NaN windows: TF's scan keeps no maximum either
+                argmax[~hit] = -1
+        elif argmax is None:
+            argmax = np.zeros(hit.shape, dtype=np.int32)
+        elif i or j:
+            argmax += hit * np.int32(i * ksize[1] + j)
     return argmax
 
 
@@ -155,22 +170,27 @@ def _compute_max_pool_grad(ctx, op, inputs):
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     grad = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
-    argmax = _argmax(image, rows, cols, ksize, strides)
-    if grad.shape != argmax.shape:
+    pooled_shape = (image.shape[0], rows.out, cols.out, image.shape[3])
+    if grad.shape != pooled_shape:
         raise errors.InvalidArgumentError(None, op, f"{op.type}: grad has shape {list(grad.shape)}, expected the "
-                                          f"pooled shape {list(argmax.shape)}")
+                                          f"pooled shape {list(pooled_shape)}")
     height, width = image.shape[1], image.shape[2]
     padded_shape = _padded(image[:1, :, :, :1], rows, cols, ksize, strides).shape
-    total = np.zeros((image.shape[0],) + padded_shape[1:3] + (image.shape[3],), dtype=grad.dtype)
-    # Each input in one window at most, and a finite grad (0 * inf would be NaN where TF writes 0).
+    # Each input in one window at most, and a finite grad (0 * inf would be NaN where TF writes 0): every
+    # element is written exactly once, so the buffer needs no zeros and each tap stores its masked gradient
+    # straight into its strided slab.
     disjoint = strides[0] >= ksize[0] and strides[1] >= ksize[1] and bool(np.isfinite(grad).all())
-    for i in range(ksize[0]):
-        for j in range(ksize[1]):
-            target = total[_tap_slices(rows, cols, strides, i, j)]
-            if disjoint:  # written once: store the masked gradient straight into its strided slab
-                np.multiply(argmax == i * ksize[1] + j, grad, out=target)
-            else:
-                target += np.where(argmax == i * ksize[1] + j, grad, 0)
+    covered = disjoint and padded_shape[1:3] == (rows.out * ksize[0], cols.out * ksize[1])
+    allocate = np.empty if covered else np.zeros
+    total = allocate((image.shape[0],) + padded_shape[1:3] + (image.shape[3],), dtype=grad.dtype)
+    for i, j, hit in _first_max_hits(image, rows, cols, ksize, strides):
+        if i is None:
+            break  # windows without a maximum (NaN) pass no gradient: their hits were all False
+        target = total[_tap_slices(rows, cols, strides, i, j)]
+        if disjoint:
+            np.multiply(hit, grad, out=target)
+        else:
+            target += np.where(hit, grad, 0)
     total = total[:, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width]
     return conv_util.from_nhwc(np.ascontiguousarray(total), data_format)
 

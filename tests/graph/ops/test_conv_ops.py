@@ -229,3 +229,59 @@ def test_unknown_data_format_is_refused_as_in_tensorflow(tf1):
                 tf.nn.conv2d(x, tf.ones([1, 1, 3, 1]), 1, "SAME", data_format="NWHC")
             with pytest.raises(ValueError, match="data_format"):
                 tf.nn.max_pool(x, 2, 2, "SAME", data_format="NWHC")
+
+
+# Geometries for the backprop kernels: strides, dilations, SAME/VALID with unused trailing rows, and explicit
+# pads wider than the window (the full correlation then crops out_backprop instead of padding it).
+BACKPROP_GEOMETRIES = [
+    ((3, 9, 8, 3), (3, 3, 3, 4), [1, 1, 1, 1], "SAME", [1, 1, 1, 1]),
+    ((2, 9, 8, 3), (5, 4, 3, 2), [1, 2, 3, 1], "SAME", [1, 1, 1, 1]),
+    ((2, 10, 7, 2), (3, 2, 2, 3), [1, 3, 2, 1], "VALID", [1, 1, 1, 1]),
+    ((2, 11, 9, 3), (3, 3, 3, 2), [1, 1, 1, 1], "VALID", [1, 2, 3, 1]),
+    ((2, 9, 8, 3), (2, 3, 3, 2), [1, 1, 1, 1], [[0, 0], [4, 1], [0, 5], [0, 0]], [1, 1, 1, 1]),
+    ((1, 6, 7, 2), (3, 3, 2, 2), [1, 2, 2, 1], [[0, 0], [3, 4], [5, 0], [0, 0]], [1, 1, 1, 1]),
+    ((2, 12, 12, 2), (3, 3, 2, 3), [1, 1, 1, 1], [[0, 0], [1, 2], [0, 3], [0, 0]], [1, 2, 2, 1]),
+]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("chunk_bytes", [1, 4 << 20])  # one image per im2col chunk, or the whole batch
+@pytest.mark.parametrize("geometry", range(len(BACKPROP_GEOMETRIES)))
+def test_backprop_kernels_match_tensorflow_across_geometries(tf1, monkeypatch, geometry, chunk_bytes):
+    monkeypatch.setattr(conv_util, "_COLUMN_BYTES", chunk_bytes)
+    image_shape, filter_shape, strides, padding, dilations = BACKPROP_GEOMETRIES[geometry]
+    rng = np.random.RandomState(geometry)
+    image, filters = rng.randn(*image_shape).astype(np.float32), rng.randn(*filter_shape).astype(np.float32)
+
+    def build(tf, x, w):
+        out = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
+        dy = tf.constant(rng_dy(out.shape.as_list()))
+        return [out, tf.nn.conv2d_backprop_input(list(image_shape), w, dy, strides, padding, dilations=dilations),
+                tf.nn.conv2d_backprop_filter(x, list(filter_shape), dy, strides, padding, dilations=dilations)]
+
+    def rng_dy(shape):
+        return np.random.RandomState(99).randn(*shape).astype(np.float32)
+    ours = _fetch(ours_tf, build, [image, filters])
+    if dilations == [1, 1, 1, 1]:
+        theirs = _fetch(tf1, build, [image, filters])
+    else:  # TF's CPU backprop kernels refuse dilations: the definitions, in float64, are the reference
+        theirs = [ours[0], *_backprop_reference(image, filters, rng_dy(ours[0].shape), strides, padding, dilations)]
+    for mine, expected in zip(ours, theirs):
+        assert mine.shape == expected.shape and mine.dtype == expected.dtype
+        np.testing.assert_allclose(mine, expected, rtol=1e-5, atol=5e-5)
+
+
+def _backprop_reference(image, filters, dy, strides, padding, dilations):
+    """Conv2D's input and filter gradients written out over the windows (col2im for the input), in float64."""
+    explicit = (0, 0) * 4 if isinstance(padding, str) else tuple(v for pair in padding for v in pair)
+    name = padding.encode() if isinstance(padding, str) else b"EXPLICIT"
+    rows, cols = (conv_util.window_geometry(image.shape[axis], filters.shape[axis - 1], strides[axis], dilations[axis],
+                                            name, explicit[2 * axis:2 * axis + 2]) for axis in (1, 2))
+    taps, steps, rates = filters.shape[:2], tuple(strides[1:3]), tuple(dilations[1:3])
+    padded = np.pad(image.astype(np.float64), ((0, 0), (rows.pad_before, rows.pad_after + 8),
+                                               (cols.pad_before, cols.pad_after + 8), (0, 0)))
+    windows = conv_util.windows(padded, rows, cols, taps, steps, rates)
+    patches = np.einsum("nhwo,ijco->nhwijc", dy.astype(np.float64), filters.astype(np.float64))
+    backprop_input = conv_util.add_windows(patches, image.shape[1], image.shape[2], rows, cols, steps, rates)
+    backprop_filter = np.einsum("nhwijc,nhwo->ijco", windows, dy.astype(np.float64))
+    return backprop_input.astype(np.float32), backprop_filter.astype(np.float32)
