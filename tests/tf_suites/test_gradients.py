@@ -18,7 +18,6 @@ RESOURCE = "resource variables: ResourceVariable / use_resource=True"
 DEFUN = "TF-private API (framework.function.Defun)"
 EAGER_DEFUN = "TF-private API (eager function.defun, gone from TensorFlow 2.21)"
 DENSE = "TF-private API (layers.core.dense, unavailable under the installed Keras 3)"
-TENSOR_ARRAY = "not yet emulated: tf.while_loop and tf.TensorArray"
 GRADIENT_TAPE = "not yet emulated: tf.GradientTape (graph mode)"
 
 
@@ -178,7 +177,6 @@ class GradientsTest(TestCase):
                 vdx, vdy = sess.run([dx, dy], feed_dict={x: [1.0], dy.indices: [0], dy.values: [2.0]})
             self.assertEqual(vdx, vdy)
 
-    @skip_ours(TENSOR_ARRAY)
     @run_v1_only("b/120545219")
     def testNonDifferentiableSwitchInWhileLoop(self):
         with tf.Graph().as_default():
