@@ -25,6 +25,7 @@ from graph.data.dataset_kernels import VARIANT_SCALAR
 from graph.data.structure import TensorSpec
 from graph.ops import array_ops, constant_ops, math_ops
 from graph.ops.math_grad_ops import where_v2
+from graph.proto.wire import encode_varint
 
 __all__ = ["Dataset", "DatasetV1", "TFRecordDataset", "TextLineDataset", "get_output_types",
            "get_output_shapes", "get_output_classes", "AUTOTUNE", "INFINITE_CARDINALITY"]
@@ -104,29 +105,33 @@ class DatasetV1:
         return structure_lib.map_structure(lambda spec: Tensor, self._structure)
 
     def _op(self, op_type: str, inputs: list, structure, attrs: dict | None = None,
-            types_attr: str = "output_types") -> DatasetV1:
+            types_attr: str = "output_types", name: str | None = None) -> DatasetV1:
         specs = _flat_specs(structure)
         all_attrs = {types_attr: [s.dtype for s in specs], "output_shapes": [s.shape for s in specs]}
+        if name:  # TF keeps a dataset's name in its op's `metadata` attr: a serialized Metadata {1: name}
+            encoded = name.encode()
+            all_attrs["metadata"] = b"\n" + encode_varint(len(encoded)) + encoded
         all_attrs.update(attrs or {})
         op = get_default_graph().create_op(op_type, inputs, dtypes=[VARIANT_SCALAR[0]], shapes=[VARIANT_SCALAR[1]],
                                            attrs=all_attrs, name=op_type)
         return DatasetV1(op.outputs[0], structure)
 
-    def _unary(self, op_type: str, extra_inputs: list, structure=None, attrs: dict | None = None) -> DatasetV1:
+    def _unary(self, op_type: str, extra_inputs: list, structure=None, attrs: dict | None = None,
+               name: str | None = None) -> DatasetV1:
         return self._op(op_type, [self._variant_tensor] + extra_inputs,
-                        self._structure if structure is None else structure, attrs)
+                        self._structure if structure is None else structure, attrs, name=name)
 
     # ----------------------------------------------------------------- sources
     @staticmethod
-    def from_tensors(tensors) -> DatasetV1:
+    def from_tensors(tensors, name: str | None = None) -> DatasetV1:
         """A dataset of one element, ``tensors``."""
         element = structure_lib.normalize_element(tensors)
         flat = structure_lib.flatten(element)
         return DatasetV1(None, None)._op("TensorDataset", flat, structure_lib.structure_of(element),
-                                         types_attr="Toutput_types")
+                                         types_attr="Toutput_types", name=name)
 
     @staticmethod
-    def from_tensor_slices(tensors) -> DatasetV1:
+    def from_tensor_slices(tensors, name: str | None = None) -> DatasetV1:
         """A dataset of the slices of ``tensors`` along their first dimension.
 
         Raises:
@@ -144,10 +149,10 @@ class DatasetV1:
             lambda t: TensorSpec(t.shape[1:] if t.shape.ndims is not None else TensorShape(None), t.dtype.base_dtype),
             element)
         return DatasetV1(None, None)._op("TensorSliceDataset", flat, slices, types_attr="Toutput_types",
-                                         attrs={"is_files": False, "replicate_on_split": False})
+                                         attrs={"is_files": False, "replicate_on_split": False}, name=name)
 
     @staticmethod
-    def range(*args, output_type=dtypes_lib.int64) -> DatasetV1:
+    def range(*args, output_type=dtypes_lib.int64, name: str | None = None) -> DatasetV1:
         """range(stop), range(start, stop) or range(start, stop, step) as a dataset."""
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Invalid arguments to range: {args}")
@@ -155,15 +160,16 @@ class DatasetV1:
         inputs = [_const(start, dtypes_lib.int64, "start"), _const(stop, dtypes_lib.int64, "stop"),
                   _const(step, dtypes_lib.int64, "step")]
         spec = TensorSpec([], dtypes_lib.as_dtype(output_type))
-        return DatasetV1(None, None)._op("RangeDataset", inputs, spec, attrs={"replicate_on_split": False})
+        return DatasetV1(None, None)._op("RangeDataset", inputs, spec, attrs={"replicate_on_split": False},
+                                         name=name)
 
     @staticmethod
-    def zip(datasets) -> DatasetV1:
+    def zip(datasets, name: str | None = None) -> DatasetV1:
         """A dataset of the elements of ``datasets`` (a nest of datasets) side by side."""
         flat = structure_lib.flatten(datasets)
         structure = structure_lib.map_structure(lambda d: d._structure, datasets)
         return DatasetV1(None, None)._op("ZipDataset", [d._variant_tensor for d in flat], structure,
-                                         attrs={"N": len(flat)})
+                                         attrs={"N": len(flat)}, name=name)
 
     @staticmethod
     def from_generator(generator: Callable, output_types, output_shapes=None, args=None) -> DatasetV1:
@@ -204,22 +210,23 @@ class DatasetV1:
         return function_lib.trace(get_default_graph(), kind, fn, [(s.dtype, s.shape) for s in specs], call)
 
     def _function_op(self, op_type: str, function, extra_inputs: list, structure, attr_name: str = "f",
-                     attrs: dict | None = None) -> DatasetV1:
+                     attrs: dict | None = None, name: str | None = None) -> DatasetV1:
         captured = list(function.captured)
         all_attrs = {attr_name: function.attr, "Targuments": [t.dtype.base_dtype for t in captured]}
         all_attrs.update(attrs or {})
         inputs = [self._variant_tensor] + captured + extra_inputs
-        return self._op(op_type, inputs, structure, all_attrs)
+        return self._op(op_type, inputs, structure, all_attrs, name=name)
 
-    def map(self, map_func: Callable, num_parallel_calls=None, deterministic=None) -> DatasetV1:
+    def map(self, map_func: Callable, num_parallel_calls=None, deterministic=None,
+            name: str | None = None) -> DatasetV1:
         """A dataset of ``map_func`` applied to each element (traced once into a function)."""
         del num_parallel_calls, deterministic  # parallel maps give the same elements in the same order
         function = self._trace("map", map_func)
         structure = structure_lib.map_structure(structure_lib.spec_of, function.output_structure)
         return self._function_op("MapDataset", function, [], structure, attrs={
-            "use_inter_op_parallelism": True, "preserve_cardinality": True, "force_synchronous": False})
+            "use_inter_op_parallelism": True, "preserve_cardinality": True, "force_synchronous": False}, name=name)
 
-    def filter(self, predicate: Callable) -> DatasetV1:
+    def filter(self, predicate: Callable, name: str | None = None) -> DatasetV1:
         """A dataset of the elements for which ``predicate`` returns True.
 
         Raises:
@@ -230,17 +237,17 @@ class DatasetV1:
                 not function.outputs[0].shape.is_compatible_with(TensorShape([])):
             raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
                              f"return type was {function.output_structure}.")
-        return self._function_op("FilterDataset", function, [], self._structure, attr_name="predicate")
+        return self._function_op("FilterDataset", function, [], self._structure, attr_name="predicate", name=name)
 
-    def flat_map(self, map_func: Callable) -> DatasetV1:
+    def flat_map(self, map_func: Callable, name: str | None = None) -> DatasetV1:
         """The concatenated elements of the datasets ``map_func`` returns for each element."""
         function = self._trace("flat_map", map_func)
         if not isinstance(function.output_structure, DatasetV1):
             raise TypeError("The `map_func` argument must return a `Dataset` object.")
-        return self._function_op("FlatMapDataset", function, [], function.output_structure._structure)
+        return self._function_op("FlatMapDataset", function, [], function.output_structure._structure, name=name)
 
     def interleave(self, map_func: Callable, cycle_length=None, block_length=None, num_parallel_calls=None,
-                   deterministic=None) -> DatasetV1:
+                   deterministic=None, name: str | None = None) -> DatasetV1:
         """Elements of the datasets ``map_func`` returns, ``block_length`` at a time from ``cycle_length`` of them."""
         del num_parallel_calls, deterministic
         function = self._trace("interleave", map_func)
@@ -248,10 +255,12 @@ class DatasetV1:
             raise TypeError("The `map_func` argument must return a `Dataset` object.")
         extra = [_const(AUTOTUNE if cycle_length is None else cycle_length, dtypes_lib.int64, "cycle_length"),
                  _const(1 if block_length is None else block_length, dtypes_lib.int64, "block_length")]
-        return self._function_op("InterleaveDataset", function, extra, function.output_structure._structure)
+        return self._function_op("InterleaveDataset", function, extra, function.output_structure._structure,
+                                 name=name)
 
     # ----------------------------------------------------------------- transformations
-    def batch(self, batch_size, drop_remainder: bool = False) -> DatasetV1:
+    def batch(self, batch_size, drop_remainder: bool = False, num_parallel_calls=None, deterministic=None,
+              name: str | None = None) -> DatasetV1:
         """Consecutive elements stacked into batches of ``batch_size`` (the last may be smaller)."""
         size = _const(batch_size, dtypes_lib.int64, "batch_size")
         drop = _const(drop_remainder, dtypes_lib.bool, "drop_remainder")
@@ -260,10 +269,11 @@ class DatasetV1:
         leading = int(known) if known is not None else None
         structure = structure_lib.map_structure(
             lambda s: TensorSpec(TensorShape([leading]).concatenate(s.shape), s.dtype), self._structure)
-        return self._unary("BatchDatasetV2", [size, drop], structure, {"parallel_copy": False})
+        del num_parallel_calls, deterministic  # parallel batching gives the same batches
+        return self._unary("BatchDatasetV2", [size, drop], structure, {"parallel_copy": False}, name=name)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
-                     drop_remainder: bool = False) -> DatasetV1:
+                     drop_remainder: bool = False, name: str | None = None) -> DatasetV1:
         """Batches whose components are padded to ``padded_shapes`` (None dims: the batch's longest)."""
         specs = _flat_specs(self._structure)
         if padded_shapes is None:
@@ -297,54 +307,56 @@ class DatasetV1:
         structure = structure_lib.pack_sequence_as(self._structure, [
             TensorSpec(TensorShape([leading]).concatenate(shape), spec.dtype) for spec, shape in zip(specs, out)])
         return self._op("PaddedBatchDatasetV2", [self._variant_tensor, size] + shape_tensors + padding_tensors + [drop],
-                        structure, {"N": len(specs), "parallel_copy": False}, types_attr="Toutput_types")
+                        structure, {"N": len(specs), "parallel_copy": False}, types_attr="Toutput_types", name=name)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool | None = None) -> DatasetV1:
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool | None = None,
+                name: str | None = None) -> DatasetV1:
         """The elements in TF's seeded random order, drawn from a buffer of ``buffer_size``."""
         size = _const(buffer_size, dtypes_lib.int64, "buffer_size")
         seed_tensor, seed2 = _seeds(seed)
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         return self._unary("ShuffleDataset", [size, seed_tensor, seed2],
-                           attrs={"reshuffle_each_iteration": reshuffle})
+                           attrs={"reshuffle_each_iteration": reshuffle}, name=name)
 
-    def repeat(self, count=None) -> DatasetV1:
+    def repeat(self, count=None, name: str | None = None) -> DatasetV1:
         """The elements ``count`` times over (None or -1: forever)."""
-        return self._unary("RepeatDataset", [_const(-1 if count is None else count, dtypes_lib.int64, "count")])
+        return self._unary("RepeatDataset", [_const(-1 if count is None else count, dtypes_lib.int64, "count")],
+                           name=name)
 
-    def take(self, count) -> DatasetV1:
+    def take(self, count, name: str | None = None) -> DatasetV1:
         """The first ``count`` elements (-1: all)."""
-        return self._unary("TakeDataset", [_const(count, dtypes_lib.int64, "count")])
+        return self._unary("TakeDataset", [_const(count, dtypes_lib.int64, "count")], name=name)
 
-    def skip(self, count) -> DatasetV1:
+    def skip(self, count, name: str | None = None) -> DatasetV1:
         """All elements after the first ``count`` (-1: none)."""
-        return self._unary("SkipDataset", [_const(count, dtypes_lib.int64, "count")])
+        return self._unary("SkipDataset", [_const(count, dtypes_lib.int64, "count")], name=name)
 
-    def prefetch(self, buffer_size) -> DatasetV1:
+    def prefetch(self, buffer_size, name: str | None = None) -> DatasetV1:
         """The same elements, prefetched ``buffer_size`` ahead in TF (here: the same elements, in order)."""
         return self._unary("PrefetchDataset", [_const(buffer_size, dtypes_lib.int64, "buffer_size")],
-                           attrs={"slack_period": 0, "legacy_autotune": True, "buffer_size_min": 0})
+                           attrs={"slack_period": 0, "legacy_autotune": True, "buffer_size_min": 0}, name=name)
 
-    def cache(self, filename: str = "") -> DatasetV1:
+    def cache(self, filename: str = "", name: str | None = None) -> DatasetV1:
         """The elements of the first pass, replayed on later passes (kept in memory)."""
-        return self._unary("CacheDataset", [_const(filename, dtypes_lib.string, "filename")])
+        return self._unary("CacheDataset", [_const(filename, dtypes_lib.string, "filename")], name=name)
 
-    def unbatch(self) -> DatasetV1:
+    def unbatch(self, name: str | None = None) -> DatasetV1:
         """Each element split along its first dimension into elements."""
         structure = structure_lib.map_structure(
             lambda s: TensorSpec(s.shape[1:] if s.shape.ndims else TensorShape(None), s.dtype), self._structure)
-        return self._unary("UnbatchDataset", [], structure)
+        return self._unary("UnbatchDataset", [], structure, name=name)
 
-    def concatenate(self, dataset: DatasetV1) -> DatasetV1:
+    def concatenate(self, dataset: DatasetV1, name: str | None = None) -> DatasetV1:
         """This dataset's elements followed by ``dataset``'s."""
         structure = structure_lib.pack_sequence_as(self._structure, [
             TensorSpec(structure_lib.most_specific_compatible_shape(a.shape, b.shape), a.dtype)
             for a, b in zip(_flat_specs(self._structure), _flat_specs(dataset._structure))])
-        return self._op("ConcatenateDataset", [self._variant_tensor, dataset._variant_tensor], structure)
+        return self._op("ConcatenateDataset", [self._variant_tensor, dataset._variant_tensor], structure, name=name)
 
-    def enumerate(self, start=0) -> DatasetV1:
+    def enumerate(self, start=0, name: str | None = None) -> DatasetV1:
         """(index, element) pairs, counting from ``start``."""
         max_value = np.iinfo(np.int64).max
-        return DatasetV1.zip((DatasetV1.range(start, max_value), self))
+        return DatasetV1.zip((DatasetV1.range(start, max_value), self), name=name)
 
     # ----------------------------------------------------------------- iterators
     def make_one_shot_iterator(self):

@@ -125,7 +125,7 @@ class TFRecordWriter:
 
     def _check_open(self) -> None:
         if self._file is None:
-            raise errors.FailedPreconditionError(None, None, f"TFRecordWriter for {self._path} is closed.")
+            raise errors.FailedPreconditionError(None, None, "Writer is closed.")
 
     def write(self, record: bytes) -> None:
         """Appends one record holding ``record`` (bytes)."""
