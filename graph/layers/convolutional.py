@@ -34,9 +34,12 @@ def normalize_tuple(value, n: int, name: str) -> tuple[int, ...]:
         values = tuple(value)
     except TypeError as error:
         raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}") from error
-    if len(values) != n or not all(isinstance(v, int) for v in values):
+    if len(values) != n:
         raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}")
-    return values
+    try:
+        return tuple(int(v) for v in values)  # ints, or int-likes such as a TensorShape's Dimensions
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}") from error
 
 
 def normalize_data_format(value: str | None) -> str:
