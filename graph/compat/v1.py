@@ -232,6 +232,7 @@ _NAMESPACES = {
         **{name: "saver.loops.monitored_session:" + name for name in (
             "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator", "MonitoredSession",
             "SingularMonitoredSession", "MonitoredTrainingSession")},
+        "Supervisor": "saver.loops.supervisor:Supervisor",
         "ClusterSpec": "graph.train.device_setter:ClusterSpec",
         "Saver": "saver.saver:Saver",
         **{name: "graph.proto.example:" + name for name in (

@@ -22,7 +22,15 @@ from saver.loops.basic_hooks import SecondOrStepTimer, require_global_step_read
 from saver.loops.session_run_hook import SessionRunArgs, SessionRunHook
 from saver.meta_graph import export_meta_graph
 
-__all__ = ["CheckpointSaverListener", "CheckpointSaverHook", "SummarySaverHook"]
+__all__ = ["CheckpointSaverListener", "CheckpointSaverHook", "SummarySaverHook", "write_graph_text"]
+
+
+def write_graph_text(graph_def, directory: str, name: str = "graph.pbtxt") -> str:
+    """Writes ``graph_def`` in text format to ``directory/name`` (atomically), as tf.train.write_graph does."""
+    path = os.path.join(directory, name)
+    file_io.makedirs(directory)
+    file_io.write_bytes(path, text_format.to_text(graph_def).encode("utf-8"))
+    return path
 
 
 class CheckpointSaverListener:
@@ -72,8 +80,7 @@ class CheckpointSaverHook(SessionRunHook):
             # Written now, not in begin: other hooks may still add to the graph in their begin.
             graph = graph_lib.get_default_graph()
             graph_def = graph.as_graph_def(add_shapes=True)
-            file_io.write_bytes(os.path.join(self._checkpoint_dir, "graph.pbtxt"),
-                                text_format.to_text(graph_def).encode("utf-8"))
+            write_graph_text(graph_def, self._checkpoint_dir)
             saver = self._get_saver()
             meta_graph_def = export_meta_graph(graph_def=graph_def, graph=graph,
                                                saver_def=saver.saver_def if saver else None)

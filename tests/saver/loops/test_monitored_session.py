@@ -153,3 +153,24 @@ def test_argument_errors_are_tensorflows():
         saving_hooks.CheckpointSaverHook("d", save_steps=1, saver=object(), scaffold=session_manager.Scaffold())
     assert monitored_session.MonitoredSession is ours.train.MonitoredSession
     assert types.FunctionType is type(ours.train.MonitoredTrainingSession)
+
+
+@pytest.mark.tf
+def test_supervisor_restores_and_saves_like_tensorflow(tf1, tmp_path):
+    def program(tf, directory):
+        with tf.Graph().as_default():
+            step = tf.train.get_or_create_global_step()
+            w = tf.Variable(1.0, name="w")
+            train = tf.group(tf.assign_add(w, 1.0), tf.assign_add(step, 1))
+            sv = tf.train.Supervisor(logdir=directory, save_model_secs=3600, save_summaries_secs=0)
+            values = []
+            for _ in range(2):  # the second managed session restores what the first one saved at its start
+                with sv.managed_session() as sess:
+                    for _ in range(3):
+                        sess.run(train)
+                    values.append(sess.run([w, step]))
+                    sv.saver.save(sess, sv.save_path, global_step=step)
+            return values, sorted(f for f in os.listdir(directory) if f.startswith("model.ckpt"))
+    expected = program(tf1, str(tmp_path / "tf"))
+    actual = program(ours, str(tmp_path / "ours"))
+    assert str(actual[0]) == str(expected[0]) and actual[1] == expected[1]
