@@ -196,6 +196,7 @@ _c_cos = _through_math(math.cos)
 # output and the values do not depend on the chunking.  (Threads do not pay: each chunk is a hundred short
 # numpy calls, and handing the GIL back and forth between them costs more than the second core gives.)
 _CHUNK_BLOCKS = 4096  # Box-Muller's float64 temporaries (two words per block) of 64 KiB
+_CHUNK_BLOCKS_BITS = 8192  # uniform draws keep only Philox's state, 48 bytes per block: 384 KiB
 
 
 def _group_size(dtype) -> int:
@@ -225,7 +226,7 @@ def _fixed(generator: Philox, size: int, dtype, convert, columns=None) -> np.nda
         values_by_column = columns(start, stop) if columns else convert(_words(generator, start, stop))
         for column, values in enumerate(values_by_column):
             result[start:stop, column] = values
-    _in_chunks(groups, fill)
+    _in_chunks(groups, fill, _CHUNK_BLOCKS if columns else _CHUNK_BLOCKS_BITS)
     return result.reshape(-1)[:size]
 
 
@@ -295,28 +296,40 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
     result = np.empty((groups, group), compute)
     blocks_per_group = group * RESERVED_BLOCKS_PER_OUTPUT // 4
 
-    def fill(start: int, stop: int) -> None:
-        # Group g reads blocks g * blocks_per_group + step, step = 0, 1, ...: each block gives 4 (float) or
-        # 2 (double) candidates, taken in order while they are inside (-2, 2) and the group is not full.
-        pending = np.arange(start, stop)
-        filled = np.zeros(stop - start, np.int64)  # accepted so far, per pending group
-        step = 0
-        while pending.size:
-            offsets = pending.astype(np.uint64) * np.uint64(blocks_per_group) + np.uint64(step)
-            candidates = np.stack(_normal_columns(generator, offsets, compute), axis=-1)
-            accepted = np.abs(candidates) < _TRUNCATE
-            if step == 0:  # most groups accept their whole first block: write it, then fix the others
-                result[start:stop] = candidates
-                partial = ~accepted.all(axis=1)
-                pending, filled, candidates, accepted = (pending[partial], filled[partial], candidates[partial],
-                                                         accepted[partial])
-            slot = filled[:, None] + np.cumsum(accepted, axis=1) - 1
-            take = accepted & (slot < group)
-            rows, columns = np.nonzero(take)
-            result[pending[rows], slot[rows, columns]] = candidates[rows, columns]
-            filled += take.sum(axis=1)
-            more = filled < group
-            pending, filled = pending[more], filled[more]
-            step += 1
-    _in_chunks(groups, fill)
+    # Group g reads blocks g * blocks_per_group + step, step = 0, 1, ...: each block gives 4 (float) or 2
+    # (double) candidates, taken in order while they are inside (-2, 2) and the group is not full.  Step 0
+    # runs chunk by chunk over every group; the groups it leaves short (about 1 in 6) then take their later
+    # steps together, so those small steps do not each pay numpy's per-call overhead once per chunk.
+    def step_through(pending: np.ndarray, filled: np.ndarray, step: int) -> tuple[np.ndarray, np.ndarray]:
+        offsets = pending.astype(np.uint64) * np.uint64(blocks_per_group) + np.uint64(step)
+        candidates = np.stack(_normal_columns(generator, offsets, compute), axis=-1)
+        accepted = np.abs(candidates) < _TRUNCATE
+        if step == 0:  # most groups accept their whole first block: write it, then fix the others
+            result[pending[0]:pending[-1] + 1] = candidates
+            partial = ~accepted.all(axis=1)
+            pending, filled, candidates, accepted = (pending[partial], filled[partial], candidates[partial],
+                                                     accepted[partial])
+        slot = filled[:, None] + np.cumsum(accepted, axis=1) - 1
+        take = accepted & (slot < group)
+        rows, columns = np.nonzero(take)
+        result[pending[rows], slot[rows, columns]] = candidates[rows, columns]
+        filled = filled + take.sum(axis=1)
+        more = filled < group
+        return pending[more], filled[more]
+
+    short = []
+
+    def first_step(start: int, stop: int) -> None:
+        short.append(step_through(np.arange(start, stop), np.zeros(stop - start, np.int64), 0))
+    _in_chunks(groups, first_step)
+    step = 1
+    while short:
+        pending = np.concatenate([p for p, _ in short])
+        filled = np.concatenate([f for _, f in short])
+        short = []
+        for start in range(0, pending.size, _CHUNK_BLOCKS):
+            left = step_through(pending[start:start + _CHUNK_BLOCKS], filled[start:start + _CHUNK_BLOCKS], step)
+            if left[0].size:
+                short.append(left)
+        step += 1
     return result.reshape(-1)[:size].astype(dtype, copy=False)
