@@ -22,6 +22,8 @@ from graph.data import iterator_ops
 from graph.data import readers
 from graph.data import structure as structure_lib
 from graph.data.dataset_kernels import VARIANT_SCALAR
+from graph.core.sparse_tensor import SparseTensor
+from graph.data.sparse_elements import SparseTensorSpec
 from graph.data.structure import TensorSpec
 from graph.ops import array_ops, constant_ops, math_ops
 from graph.ops.math_grad_ops import where_v2
@@ -71,7 +73,7 @@ def _normalize_output(value):
         value = tuple(value)
     if isinstance(value, DatasetV1):
         return value
-    return structure_lib.map_structure(lambda leaf: leaf if isinstance(leaf, (Tensor, DatasetV1))
+    return structure_lib.map_structure(lambda leaf: leaf if isinstance(leaf, (Tensor, SparseTensor, DatasetV1))
                                        else convert_to_tensor(leaf), value)
 
 
@@ -101,13 +103,14 @@ class DatasetV1:
 
     @property
     def output_classes(self):
-        """The Python class of each component (Tensor)."""
-        return structure_lib.map_structure(lambda spec: Tensor, self._structure)
+        """The Python class of each component (Tensor or SparseTensor)."""
+        return structure_lib.map_structure(
+            lambda spec: SparseTensor if isinstance(spec, SparseTensorSpec) else Tensor, self._structure)
 
     def _op(self, op_type: str, inputs: list, structure, attrs: dict | None = None,
             types_attr: str = "output_types", name: str | None = None) -> DatasetV1:
-        specs = _flat_specs(structure)
-        all_attrs = {types_attr: [s.dtype for s in specs], "output_shapes": [s.shape for s in specs]}
+        components = [structure_lib.component_spec(spec) for spec in _flat_specs(structure)]
+        all_attrs = {types_attr: [c[0] for c in components], "output_shapes": [c[1] for c in components]}
         if name:  # TF keeps a dataset's name in its op's `metadata` attr: a serialized Metadata {1: name}
             encoded = name.encode()
             all_attrs["metadata"] = b"\n" + encode_varint(len(encoded)) + encoded
@@ -126,7 +129,7 @@ class DatasetV1:
     def from_tensors(tensors, name: str | None = None) -> DatasetV1:
         """A dataset of one element, ``tensors``."""
         element = structure_lib.normalize_element(tensors)
-        flat = structure_lib.flatten(element)
+        flat = structure_lib.to_components(element)
         return DatasetV1(None, None)._op("TensorDataset", flat, structure_lib.structure_of(element),
                                          types_attr="Toutput_types", name=name)
 
@@ -203,11 +206,13 @@ class DatasetV1:
         specs = _flat_specs(self._structure)
 
         def call(function, arguments):
-            element = structure_lib.pack_sequence_as(self._structure, arguments)
+            element = structure_lib.from_components(self._structure, arguments)
             result = normalize(_call_with_element(function, element))
-            flat = [d._variant_tensor if isinstance(d, DatasetV1) else d for d in structure_lib.flatten(result)]
-            return flat, result
-        return function_lib.trace(get_default_graph(), kind, fn, [(s.dtype, s.shape) for s in specs], call)
+            if isinstance(result, DatasetV1):
+                return [result._variant_tensor], result
+            return structure_lib.to_components(result), result
+        return function_lib.trace(get_default_graph(), kind, fn, [structure_lib.component_spec(s) for s in specs],
+                                  call)
 
     def _function_op(self, op_type: str, function, extra_inputs: list, structure, attr_name: str = "f",
                      attrs: dict | None = None, name: str | None = None) -> DatasetV1:
@@ -268,7 +273,7 @@ class DatasetV1:
             constant_ops.constant_value(drop) is not None and bool(constant_ops.constant_value(drop)) else None
         leading = int(known) if known is not None else None
         structure = structure_lib.map_structure(
-            lambda s: TensorSpec(TensorShape([leading]).concatenate(s.shape), s.dtype), self._structure)
+            lambda s: structure_lib.with_shape(s, TensorShape([leading]).concatenate(s.shape)), self._structure)
         del num_parallel_calls, deterministic  # parallel batching gives the same batches
         return self._unary("BatchDatasetV2", [size, drop], structure, {"parallel_copy": False}, name=name)
 
@@ -343,7 +348,8 @@ class DatasetV1:
     def unbatch(self, name: str | None = None) -> DatasetV1:
         """Each element split along its first dimension into elements."""
         structure = structure_lib.map_structure(
-            lambda s: TensorSpec(s.shape[1:] if s.shape.ndims else TensorShape(None), s.dtype), self._structure)
+            lambda s: structure_lib.with_shape(s, s.shape[1:] if s.shape.ndims else TensorShape(None)),
+            self._structure)
         return self._unary("UnbatchDataset", [], structure, name=name)
 
     def concatenate(self, dataset: DatasetV1, name: str | None = None) -> DatasetV1:

@@ -23,6 +23,8 @@ from graph.core.graph import Tensor, get_default_graph
 from graph.data import function as function_lib
 from graph.data import structure as structure_lib
 from graph.data.dataset_values import DatasetValue
+from graph.core.sparse_tensor import SparseTensor
+from graph.data.sparse_elements import SparseTensorSpec
 from graph.data.structure import TensorSpec
 from graph.proto.framework import NameAttrList
 
@@ -143,8 +145,8 @@ def _shape_leaves(shapes) -> list:
 
 
 def _flat_attrs(structure) -> dict:
-    specs = structure_lib.flatten(structure)
-    return {"output_types": [s.dtype for s in specs], "output_shapes": [s.shape for s in specs]}
+    components = [structure_lib.component_spec(spec) for spec in structure_lib.flatten(structure)]
+    return {"output_types": [c[0] for c in components], "output_shapes": [c[1] for c in components]}
 
 
 class Iterator:
@@ -213,7 +215,7 @@ class Iterator:
         """The next element, in the dataset's structure; OutOfRangeError when the dataset is exhausted."""
         op = get_default_graph().create_op("IteratorGetNext", [self._iterator_resource],
                                            attrs=_flat_attrs(self._structure), name=name or "IteratorGetNext")
-        return structure_lib.pack_sequence_as(self._structure, op.outputs)
+        return structure_lib.from_components(self._structure, op.outputs)
 
     def string_handle(self, name: str | None = None) -> Tensor:
         """A string tensor naming this iterator, to feed a ``from_string_handle`` iterator."""
@@ -239,8 +241,9 @@ class Iterator:
 
     @property
     def output_classes(self):
-        """The Python class of each component (Tensor)."""
-        return structure_lib.map_structure(lambda spec: Tensor, self._structure)
+        """The Python class of each component (Tensor or SparseTensor)."""
+        return structure_lib.map_structure(
+            lambda spec: SparseTensor if isinstance(spec, SparseTensorSpec) else Tensor, self._structure)
 
 
 def make_initializable_iterator(dataset, shared_name: str | None = None) -> Iterator:

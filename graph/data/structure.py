@@ -15,9 +15,13 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
 from graph.core.graph import Tensor, convert_to_tensor, get_default_graph
+from graph.core.sparse_tensor import SparseTensor
+from graph.data import sparse_elements
+from graph.data.sparse_elements import SparseTensorSpec
 
 __all__ = ["TensorSpec", "flatten", "pack_sequence_as", "map_structure", "normalize_element", "spec_of",
-           "structure_of", "most_specific_compatible_shape"]
+           "structure_of", "most_specific_compatible_shape", "component_spec", "with_shape", "to_components",
+           "from_components"]
 
 
 class TensorSpec:
@@ -115,18 +119,45 @@ def normalize_element(element, name: str = "component") -> Any:
     with get_default_graph().name_scope("normalize_element"):
         tensors = []
         for index, leaf in enumerate(leaves):
-            if isinstance(leaf, Tensor):
+            if isinstance(leaf, (Tensor, SparseTensor)):
                 tensors.append(leaf)
             else:
-                if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "OSU":
+                if not isinstance(leaf, np.ndarray) and np.asarray(leaf).dtype.kind in "SU":
+                    leaf = np.array(leaf, dtype=object)  # numpy's fixed-width bytes drop trailing NULs
+                elif isinstance(leaf, np.ndarray) and leaf.dtype.kind in "SU":
                     leaf = leaf.astype(object)
                 tensors.append(convert_to_tensor(leaf, name=f"{name}_{index}"))
     return pack_sequence_as(element, tensors)
 
 
-def spec_of(tensor) -> TensorSpec:
-    """The TensorSpec of one tensor."""
+def spec_of(tensor) -> TensorSpec | SparseTensorSpec:
+    """The spec of one tensor (a SparseTensorSpec for a SparseTensor)."""
+    if isinstance(tensor, SparseTensor):
+        return SparseTensorSpec.from_value(tensor)
     return TensorSpec(tensor.shape, tensor.dtype.base_dtype)
+
+
+def component_spec(spec) -> tuple:
+    """The (dtype, shape) of the one flat component a spec takes in a dataset op (a variant for a sparse)."""
+    if isinstance(spec, SparseTensorSpec):
+        return dtypes_lib.variant, TensorShape(None)
+    return spec.dtype, spec.shape
+
+
+def with_shape(spec, shape: TensorShape):
+    """A spec of the same kind and dtype with another shape."""
+    return type(spec)(shape, spec.dtype)
+
+
+def to_components(element) -> list:
+    """The flat tensors carrying ``element``, each SparseTensor as one variant (SerializeSparse)."""
+    return [sparse_elements.serialize(leaf) if isinstance(leaf, SparseTensor) else leaf for leaf in flatten(element)]
+
+
+def from_components(structure, tensors) -> object:
+    """The element ``structure`` describes, rebuilt from its flat component tensors."""
+    return pack_sequence_as(structure, [sparse_elements.deserialize(t, spec) if isinstance(spec, SparseTensorSpec)
+                                        else t for spec, t in zip(flatten(structure), tensors)])
 
 
 def structure_of(element) -> Any:

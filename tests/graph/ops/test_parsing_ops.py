@@ -137,3 +137,24 @@ def test_parse_inside_dataset_map(tf1, tmp_path):
             with tf.Session() as session:
                 return [session.run(element) for _ in range(2)]
     assert_same_elements(run(ours), run(tf1))
+
+
+@pytest.mark.tf
+def test_var_len_features_through_a_dataset(tf1):
+    features = {"b": ("VarLenFeature", "float32"), "s": ("VarLenFeature", "string"), "a": ("FixedLenFeature", "int64")}
+
+    def run(tf):
+        specs = {k: tf.VarLenFeature(getattr(tf, d)) if kind == "VarLenFeature" else tf.FixedLenFeature([2], tf.int64)
+                 for k, (kind, d) in features.items()}
+        with tf.Graph().as_default():
+            dataset = tf.data.Dataset.from_tensor_slices(RECORDS).map(lambda s: tf.parse_single_example(s, specs))
+            dataset = dataset.map(lambda d: (d["b"], d["a"], d["s"])).batch(2)
+            iterator = tf.data.make_one_shot_iterator(dataset)
+            element = iterator.get_next()
+            classes = [c.__name__ for c in tf.data.get_output_classes(dataset)]
+            shapes = str(tf.data.get_output_shapes(dataset))
+            with tf.Session() as session:
+                return [session.run(element) for _ in range(2)], classes, shapes
+    (mine, mine_classes, mine_shapes), (theirs, their_classes, their_shapes) = run(ours), run(tf1)
+    assert mine_classes == their_classes and mine_shapes == their_shapes
+    assert_same_elements(mine, theirs)
