@@ -37,6 +37,11 @@ EXPECTED = {
     "08_cnn_summaries.py": ["conv2d/kernel:0", "batch_normalization/moving_mean:0", "graph records: 1",
                             "loss                   at steps [10, 20, 30, 40, 50, 60]",
                             "same as before saving: True"],
+    "09_input_pipeline.py": ["wrote 256 examples to points.tfrecord", "(child) killed at step 45",
+                             "latest checkpoint: model.ckpt-40", "resumed at global_step = 40",
+                             "finished at step 60: loss = 0.00054, fitted w = 2.95, b = -0.98",
+                             "checkpoints kept: ['model.ckpt-0', 'model.ckpt-20', 'model.ckpt-40', 'model.ckpt-60']",
+                             "queue pipeline read 256 records in 8 batches; OutOfRangeError ended the loop cleanly"],
 }
 WRITTEN = {
     "01_variables.py": ["model.ckpt.index", "renamed.ckpt.index", "subset.ckpt.index"],
@@ -47,6 +52,7 @@ WRITTEN = {
     "06_training.py": ["train/checkpoint", "train/model.ckpt-60.index", "train/model.ckpt-60.meta"],
     "07_tf2_checkpoints.py": ["tf_ckpts/checkpoint", "tf_ckpts/ckpt-10.index"],
     "08_cnn_summaries.py": ["cnn.ckpt-60.index", "logs"],
+    "09_input_pipeline.py": ["points.tfrecord", "train/checkpoint", "train/model.ckpt-60.index", "train/graph.pbtxt"],
 }
 
 
