@@ -166,6 +166,7 @@ UNREGISTERED_IN_TF = frozenset({
     "UnbatchDataset", "TFRecordDataset", "TextLineDataset", "GeneratorDataset", "MatchingFiles", "IteratorV2",
     "MakeIterator", "IteratorGetNext", "OneShotIterator", "IteratorToStringHandle", "IteratorFromStringHandleV2",
     "ParseExampleV2", "ParseSequenceExampleV2", "DecodeCSV",  # parsing ops: string inputs, no gradient in TF
+    "SerializeSparse", "DeserializeSparse",  # SparseTensor dataset components (graph.data.sparse_elements)
     # queues (TF declares only the V1 queue ops NotDifferentiable; nothing for the V2 resource ops)
     "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
     "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",
