@@ -31,7 +31,7 @@ class _ArrayState:
     """One TensorArray in one run: its elements, and which were read (clear_after_read)."""
 
     __slots__ = ("name", "dtype", "elements", "cleared", "shapes", "dynamic_size", "clear_after_read",
-                 "element_shape", "identical_shapes", "closed", "aggregate_writes", "gradients")
+                 "element_shape", "identical_shapes", "closed", "aggregate_writes", "gradients", "marked_size")
 
     def __init__(self, op, size: int):
         self.name = op.name
@@ -46,6 +46,7 @@ class _ArrayState:
         self.closed = False
         self.aggregate_writes = False  # a gradient array: a second write to an index adds
         self.gradients: dict = {}  # gradient source -> its gradient array
+        self.marked_size = -1  # the size a split gave it (-1: none)
 
     def gradient(self, op, source: str) -> _ArrayState:
         """The gradient array of this array for ``source``: same size and element shapes, created once."""
@@ -58,7 +59,9 @@ class _ArrayState:
             grad.dynamic_size, grad.clear_after_read = False, True
             grad.element_shape, grad.identical_shapes = self.element_shape, self.identical_shapes
             grad.closed, grad.aggregate_writes, grad.gradients = False, True, {}
+            grad.marked_size = self.marked_size
             self.gradients[source] = grad
+            self.dynamic_size = False  # TF: once differentiated, writes may no longer grow the forward array
         return grad
 
 
@@ -72,11 +75,13 @@ def _state(op, handle) -> _ArrayState:
 
 def _write(op, array: _ArrayState, index: int, value) -> None:
     if index < 0:
-        raise errors.InvalidArgumentError(None, op, f"Tried to write to index {index} but array size is: "
+        raise errors.InvalidArgumentError(None, op, f"TensorArray {array.name}: Tried to write to index {index} "
+                                          "but array size is: "
                                           f"{len(array.elements)}")
     if index >= len(array.elements):
         if not array.dynamic_size:
-            raise errors.InvalidArgumentError(None, op, f"Tried to write to index {index} but array is not "
+            raise errors.InvalidArgumentError(None, op, f"TensorArray {array.name}: Tried to write to index {index} "
+                                              "but array is not "
                                               f"resizeable and size is: {len(array.elements)}")
         grow = index + 1 - len(array.elements)
         array.elements.extend([None] * grow)
@@ -97,16 +102,19 @@ def _write(op, array: _ArrayState, index: int, value) -> None:
     if array.aggregate_writes and array.elements[index] is not None:
         previous = array.elements[index]
         if previous.shape != value.shape:
-            raise errors.InvalidArgumentError(None, op, f"Could not aggregate to TensorArray index {index} because the "
+            raise errors.InvalidArgumentError(None, op, f"TensorArray {array.name}: Could not aggregate to "
+                                              f"TensorArray index {index} because the "
                                               f"existing shape is {list(previous.shape)} but the new input shape is "
-                                              f"{list(value.shape)}")
+                                              f"{list(value.shape)}.")
         array.elements[index] = previous + value
         return
     if array.cleared[index] and array.aggregate_writes:
-        raise errors.InvalidArgumentError(None, op, f"Could not write to TensorArray index {index} because it has "
+        raise errors.InvalidArgumentError(None, op, f"TensorArray {array.name}: Could not write to TensorArray "
+                                          f"index {index} because it has "
                                           "already been read.")
     if array.elements[index] is not None or array.cleared[index]:
-        raise errors.InvalidArgumentError(None, op, f"Could not write to TensorArray index {index} because it has "
+        raise errors.InvalidArgumentError(None, op, f"TensorArray {array.name}: Could not write to TensorArray "
+                                          f"index {index} because it has "
                                           "already been written to.")
     array.elements[index] = value
     array.shapes[index] = value.shape
@@ -139,6 +147,12 @@ def _read(op, array: _ArrayState, index: int):
 
 def _compute_create(ctx, op, inputs):
     array = _ArrayState(op, int(inputs[0]))
+    # TF names each array it creates '<tensor_array_name or op name>_<count>' (write errors quote it)
+    count = ctx.op_state.get("TensorArrayCount", 0)
+    ctx.op_state["TensorArrayCount"] = count + 1
+    base = op._attrs.get("tensor_array_name", b"")
+    base = base.decode() if isinstance(base, bytes) else base
+    array.name = f"{base or op.name}_{count}"
     ctx.op_state.setdefault("TensorArrays", []).append(array)
     return [array, np.float32(0)]
 
@@ -178,7 +192,9 @@ def _compute_gather(ctx, op, inputs):
 
 def _compute_concat(ctx, op, inputs):
     array = _state(op, inputs[0])
-    values = [_read(op, array, i) for i in range(len(array.elements))]
+    # TF: a gradient array concatenates as many elements as the forward array was split into
+    size = array.marked_size if array.aggregate_writes and array.marked_size >= 0 else len(array.elements)
+    values = [_read(op, array, i) for i in range(size)]
     if any(v.ndim == 0 for v in values):
         raise errors.InvalidArgumentError(None, op, "Concat saw a scalar shape at index 0 but requires at least "
                                           "vectors.  Did you mean to call pack?")
@@ -207,6 +223,13 @@ def _compute_split(ctx, op, inputs):
         raise errors.InvalidArgumentError(None, op, f"Expected sum of lengths to be equal to values.shape[0], but "
                                           f"sum of lengths is: {int(lengths.sum())} and value's shape is: "
                                           f"{list(value.shape)}")
+    size = max(len(array.elements), len(lengths)) if array.dynamic_size else len(array.elements)
+    if size != len(lengths):
+        raise errors.InvalidArgumentError(None, op, f"TensorArray's size is not equal to the size of lengths ({size} "
+                                          f"vs. {len(lengths)}), and the TensorArray is not marked as dynamically "
+                                          "resizeable")
+    if not array.aggregate_writes:
+        array.marked_size = size  # what its gradient array's concat reads back (TF's SetMarkedSize)
     start = 0
     for index, length in enumerate(lengths):
         _write(op, array, index, value[start:start + int(length)])
