@@ -136,6 +136,11 @@ class Layer:
         self._trainable = bool(value)
 
     @property
+    def activity_regularizer(self):
+        """The function of each output whose mean over the batch is added as a loss, or None."""
+        return self._activity_regularizer
+
+    @property
     def input_spec(self):
         """The InputSpec (or list of them) inputs are checked against."""
         return self._input_spec

@@ -157,8 +157,15 @@ class Dense(Layer):
         return outputs
 
     def compute_output_shape(self, input_shape) -> TensorShape:
-        """The input shape with its last dimension replaced by ``units``."""
-        input_shape = TensorShape(input_shape)
+        """The input shape with its last dimension replaced by ``units``.
+
+        Raises:
+            ValueError: for a rank below 2 (or unknown) or an unknown last dimension.
+        """
+        input_shape = TensorShape(input_shape).with_rank_at_least(2)
+        if input_shape.ndims is None or dimension_value(input_shape[-1]) is None:
+            raise ValueError("The last dimension of the input shape of a Dense layer should be defined. "
+                             f"Found None. Received: input_shape={input_shape}")
         return input_shape[:-1].concatenate([self.units])
 
 
