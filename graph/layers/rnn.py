@@ -11,8 +11,9 @@ values agree:
   bounded by ``min(time_steps, max(1, max(sequence_length)))``, writing each output to a
   TensorArray that is stacked (and transposed back) after the loop; finished rows keep their state
   and emit zeros through ``where`` (``Select``).
-- The bidirectional forms run a forward cell under ``fw`` and a backward cell on the
-  (``ReverseSequence``-)reversed inputs under ``bw``, inside ``bidirectional_rnn``.
+- ``static_state_saving_rnn`` starts from the states a state saver holds and saves the final ones
+  before its last output is computed.
+The bidirectional forms live in rnn_bidirectional.
 """
 
 from __future__ import annotations
@@ -33,11 +34,10 @@ from graph.ops import control_flow_ops
 from graph.ops import control_flow_while
 from graph.ops import math_ops
 from graph.ops import reduction_ops
-from graph.ops import sequence_ops
 from graph.ops import tensor_array_ops
 from graph.variables import variable_scope as vs
 
-__all__ = ["static_rnn", "dynamic_rnn", "bidirectional_dynamic_rnn", "static_bidirectional_rnn"]
+__all__ = ["static_rnn", "dynamic_rnn", "static_state_saving_rnn"]
 
 
 def _transpose_batch_time(x: Tensor) -> Tensor:
@@ -145,25 +145,6 @@ def _rnn_step(time, sequence_length, min_sequence_length, max_sequence_length, z
         if not isinstance(substate, tensor_array_ops.TensorArray):
             substate.set_shape(old.shape)
     return nest.pack_sequence_as(zero_output, final_output), nest.pack_sequence_as(state, final_state)
-
-
-def _reverse_seq(input_seq, lengths):
-    """The list ``input_seq`` reversed in time, per row up to ``lengths`` when given."""
-    if lengths is None:
-        return list(reversed(input_seq))
-    flat_input_seq = tuple(nest.flatten(item) for item in input_seq)
-    flat_results = [[] for _ in input_seq]
-    for sequence in zip(*flat_input_seq):
-        input_shape = TensorShape(None) if sequence[0].shape.ndims is None else \
-            TensorShape([None] * sequence[0].shape.ndims)
-        for item in sequence:
-            input_shape.assert_is_compatible_with(item.shape)
-            item.set_shape(input_shape)
-        reversed_joined = sequence_ops.reverse_sequence(array_concat_ops.stack(sequence), lengths, 0, 1)
-        for result, flat_result in zip(array_concat_ops.unstack(reversed_joined), flat_results):
-            result.set_shape(input_shape)
-            flat_result.append(result)
-    return [nest.pack_sequence_as(item, flat) for item, flat in zip(input_seq, flat_results)]
 
 
 def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
@@ -346,67 +327,41 @@ def _as_shape(size) -> TensorShape:
     return TensorShape(size)
 
 
-def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None, initial_state_fw=None,
-                              initial_state_bw=None, dtype=None, parallel_iterations=None, swap_memory: bool = False,
-                              time_major: bool = False, scope=None):
-    """``dynamic_rnn`` forward (scope ``fw``) and over the reversed inputs (scope ``bw``), reversed back.
+def static_state_saving_rnn(cell, inputs, state_saver, state_name, sequence_length=None, scope=None):
+    """``static_rnn`` from ``state_saver.state(name)``, saving the final state(s) with ``state_saver.save_state``.
 
-    Returns ``((output_fw, output_bw), (output_state_fw, output_state_bw))``.
-
-    Raises:
-        TypeError: a cell is not an RNN cell.
-    """
-    assert_like_rnncell("cell_fw", cell_fw)
-    assert_like_rnncell("cell_bw", cell_bw)
-    time_axis, batch_axis = (0, 1) if time_major else (1, 0)
-
-    def reverse(value):
-        if sequence_length is not None:
-            return sequence_ops.reverse_sequence(input=value, seq_lengths=sequence_length, seq_axis=time_axis,
-                                                 batch_axis=batch_axis)
-        return array_ops.reverse(value, axis=[time_axis])
-
-    with vs.variable_scope(scope or "bidirectional_rnn"):
-        with vs.variable_scope("fw") as fw_scope:
-            output_fw, output_state_fw = dynamic_rnn(
-                cell=cell_fw, inputs=inputs, sequence_length=sequence_length, initial_state=initial_state_fw,
-                dtype=dtype, parallel_iterations=parallel_iterations, swap_memory=swap_memory,
-                time_major=time_major, scope=fw_scope)
-        with vs.variable_scope("bw") as bw_scope:
-            inputs_reverse = nest.map_structure(reverse, inputs)
-            tmp, output_state_bw = dynamic_rnn(
-                cell=cell_bw, inputs=inputs_reverse, sequence_length=sequence_length, initial_state=initial_state_bw,
-                dtype=dtype, parallel_iterations=parallel_iterations, swap_memory=swap_memory,
-                time_major=time_major, scope=bw_scope)
-    output_bw = reverse(tmp)
-    return (output_fw, output_bw), (output_state_fw, output_state_bw)
-
-
-def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None, initial_state_bw=None, dtype=None,
-                             sequence_length=None, scope=None):
-    """``static_rnn`` forward and backward; outputs are the two concatenated along depth.
-
-    Returns ``(outputs, output_state_fw, output_state_bw)``.
+    ``state_name`` is a name, or a structure of names like ``cell.state_size``.  The last output (and the
+    returned state) depend on the saves.
 
     Raises:
-        TypeError: a cell is not an RNN cell or ``inputs`` is not a sequence.
-        ValueError: empty ``inputs``.
+        ValueError: ``state_name`` and ``cell.state_size`` differ in structure or size.
     """
-    assert_like_rnncell("cell_fw", cell_fw)
-    assert_like_rnncell("cell_bw", cell_bw)
-    if not isinstance(inputs, (list, tuple)):
-        raise TypeError(f"Argument `inputs` must be a sequence. Received: {inputs}")
-    if not inputs:
-        raise ValueError("Argument `inputs` must not be empty.")
-    with vs.variable_scope(scope or "bidirectional_rnn"):
-        with vs.variable_scope("fw") as fw_scope:
-            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype, sequence_length,
-                                                    scope=fw_scope)
-        with vs.variable_scope("bw") as bw_scope:
-            reversed_inputs = _reverse_seq(inputs, sequence_length)
-            tmp, output_state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw, dtype, sequence_length,
-                                              scope=bw_scope)
-    output_bw = _reverse_seq(tmp, sequence_length)
-    flat_outputs = tuple(array_concat_ops.concat([fw, bw], 1)
-                         for fw, bw in zip(nest.flatten(output_fw), nest.flatten(output_bw)))
-    return nest.pack_sequence_as(output_fw, list(flat_outputs)), output_state_fw, output_state_bw
+    state_size = cell.state_size
+    state_is_tuple = isinstance(state_size, (list, tuple))
+    if state_is_tuple != isinstance(state_name, (list, tuple)):
+        raise ValueError("Argument `state_name` should be the same type as `cell.state_size`. Received: "
+                         f"state_name={state_name!s}, cell.state_size={state_size!s}.")
+    if state_is_tuple:
+        names, sizes = nest.flatten(state_name), nest.flatten(state_size)
+        if len(names) != len(sizes):
+            raise ValueError("Number of elements in argument `state_name` and `cell.state_size` are mismatched. "
+                             f"Received state_name={state_name} with {len(names)} elements and "
+                             f"cell.state_size={cell.state_size} with {len(sizes)} elements.")
+        initial_state = nest.pack_sequence_as(state_size, [state_saver.state(name) for name in names])
+    else:
+        initial_state = state_saver.state(state_name)
+    outputs, state = static_rnn(cell, inputs, initial_state=initial_state, sequence_length=sequence_length,
+                                scope=scope)
+    if state_is_tuple:
+        flat_state = nest.flatten(state)
+        saves = [state_saver.save_state(name, substate) for name, substate in zip(nest.flatten(state_name), flat_state)]
+    else:
+        saves = [state_saver.save_state(state_name, state)]
+    with graph_lib.control_dependencies(saves):
+        last_output = outputs[-1]
+        outputs[-1] = nest.pack_sequence_as(last_output, [constant_ops.identity(o) for o in nest.flatten(last_output)])
+        if state_is_tuple:
+            state = nest.pack_sequence_as(state, [constant_ops.identity(s) for s in flat_state])
+        else:
+            state = constant_ops.identity(state)
+    return outputs, state

@@ -174,3 +174,12 @@ def test_dropout_state_filter_keeps_lstm_c():
                                                   ((state, "plain"),))
     assert shallow == ((tf.nn.rnn_cell.LSTMStateTuple(False, True), True),)
     assert isinstance(shallow[0][0], tf.nn.rnn_cell.LSTMStateTuple)
+
+
+@pytest.mark.tf
+def test_public_names_are_tensorflows(tf_module):
+    theirs = [name for name in dir(tf_module.nn.rnn_cell) if not name.startswith("_")]
+    assert dir(tf.nn.rnn_cell) == theirs
+    for name in ("static_rnn", "dynamic_rnn", "bidirectional_dynamic_rnn", "static_bidirectional_rnn",
+                 "static_state_saving_rnn"):
+        assert name in dir(tf.nn) and hasattr(tf_module.nn, name)
