@@ -30,7 +30,7 @@ _TOP_LEVEL_MODULES = (
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
     "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
     "graph.ops.queue_ops", "graph.ops.reader_ops",
-    "graph.ops.sequence_ops", "graph.ops.parsing_ops",
+    "graph.ops.sequence_ops", "graph.ops.parsing_ops", "graph.ops.parsing_sequence_ops",
 )
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
@@ -133,7 +133,7 @@ _NAMESPACES = {
     "data": (("graph.data.dataset_ops", "graph.data.iterator_ops"), {"experimental": "graph.data:experimental"},
              frozenset(("DatasetV1", "ITERATOR_OP_TYPES"))),
     "python_io": ("graph.platform.tfrecord_io", {}, frozenset(("decompress",))),
-    "io": ("graph.ops.parsing_ops", {
+    "io": (("graph.ops.parsing_ops", "graph.ops.parsing_sequence_ops"), {
         **{name: "graph.platform.tfrecord_io:" + name for name in (
             "TFRecordWriter", "TFRecordOptions", "TFRecordCompressionType", "tf_record_iterator")}},
            frozenset(("example_features",))),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours
-from graph.proto.example import Example
+from graph.proto.example import Example, Feature, Int64List, SequenceExample
 from tests.graph.data.data_oracle import assert_same_elements
 
 
@@ -158,3 +158,73 @@ def test_var_len_features_through_a_dataset(tf1):
     (mine, mine_classes, mine_shapes), (theirs, their_classes, their_shapes) = run(ours), run(tf1)
     assert mine_classes == their_classes and mine_shapes == their_shapes
     assert_same_elements(mine, theirs)
+
+
+def _sequence_example():
+    example = SequenceExample()
+    example.context.feature["l"].int64_list.value.append(7)
+    example.context.feature["cv"].bytes_list.value.extend([b"a", b"b\x00"])
+    for step in range(3):
+        example.feature_lists.feature_list["t"].feature.append(Feature(int64_list=Int64List(value=[step * 10])))
+    for step in range(2):
+        feature = Feature()
+        feature.float_list.value.extend([0.5 + step] * (step + 1))
+        example.feature_lists.feature_list["v"].feature.append(feature)
+    return example
+
+
+def _sequence_specs(tf):
+    context = {"l": tf.FixedLenFeature([], tf.int64), "cv": tf.VarLenFeature(tf.string),
+               "d": tf.FixedLenFeature([2], tf.float32, default_value=[1.0, 2.0])}
+    sequence = {"t": tf.FixedLenSequenceFeature([], tf.int64), "v": tf.VarLenFeature(tf.float32),
+                "m": tf.FixedLenSequenceFeature([2], tf.float32, allow_missing=True)}
+    return context, sequence
+
+
+@pytest.mark.tf
+def test_parse_single_sequence_example(tf1):
+    record = _sequence_example().SerializeToString()
+
+    def run(tf):
+        with tf.Graph().as_default() as g:
+            context, sequence = tf.parse_single_sequence_example(tf.constant(record), *_sequence_specs(tf))
+            ops = [(op.type, op.name, [t.name for t in op.inputs]) for op in g.get_operations()]
+            with tf.Session() as session:
+                return session.run((context, sequence)), ops
+    (mine, mine_ops), (theirs, their_ops) = run(ours), run(tf1)
+    assert mine_ops == their_ops
+    assert_same_elements([mine], [theirs])
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("case", ["missing_list", "context_type", "list_count", "list_type", "context_missing"])
+def test_sequence_errors_are_tensorflows(tf1, case):
+    example = SequenceExample()
+    context, sequence = {}, {}
+    if case == "missing_list":
+        example.context.feature["l"].int64_list.value.append(7)
+        context, sequence = {"l": ("FixedLenFeature", [])}, {"t": ("FixedLenSequenceFeature", [])}
+    elif case == "context_type":
+        example.context.feature["l"].float_list.value.append(7.0)
+        context = {"l": ("FixedLenFeature", [])}
+    elif case in ("list_count", "list_type"):
+        feature = Feature(int64_list=Int64List(value=[1, 2])) if case == "list_count" else Feature()
+        if case == "list_type":
+            feature.float_list.value.append(1.0)
+        example.feature_lists.feature_list["t"].feature.append(feature)
+        sequence = {"t": ("FixedLenSequenceFeature", [])}
+    else:
+        context = {"l": ("FixedLenFeature", [])}
+
+    def run(tf):
+        with tf.Graph().as_default():
+            out = tf.parse_single_sequence_example(
+                tf.constant(example.SerializeToString()),
+                context_features={k: getattr(tf, kind)(shape, tf.int64) for k, (kind, shape) in context.items()},
+                sequence_features={k: getattr(tf, kind)(shape, tf.int64) for k, (kind, shape) in sequence.items()})
+            with tf.Session() as session:
+                with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+                    session.run(out)
+                message = caught.value.message
+                return message.split("Node: ")[1].split("\n", 1)[1] if "Node: " in message else message
+    assert run(tf1).startswith(run(ours).split("\n")[0])
