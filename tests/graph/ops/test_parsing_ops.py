@@ -228,3 +228,45 @@ def test_sequence_errors_are_tensorflows(tf1, case):
                 message = caught.value.message
                 return message.split("Node: ")[1].split("\n", 1)[1] if "Node: " in message else message
     assert run(tf1).startswith(run(ours).split("\n")[0])
+
+
+CSV_CASES = [
+    (["1,2.5,abc", '3,,"q,""x"""'], [[0], [1.0], ["d"]], {}),
+    (["1,2"], [[0], [1.0], ["d"]], {}),
+    (["a,2,x"], [[0], [1.0], ["d"]], {}),
+    ([",2,x"], [None, [1.0], ["d"]], {}),
+    (["1;2;3"], [[0], [0], [0]], {"field_delim": ";"}),
+    (['1,"a"b,3'], [[0], [""], [0]], {}),
+    (["1,NA,3"], [[0], [5], [0]], {"na_value": "NA"}),
+    (["1,2.5,abc,9"], [[0], ["d"]], {"select_cols": [0, 2]}),
+    (["99999999999,2"], [[0], [0]], {}),
+    ([" 1, 2"], [[0], [0]], {}),
+    (["1.5e3,0x10"], [[0.0], [0]], {}),
+    (["7,-8", "9,"], [[np.int64(0)], [np.float64(1.5)]], {}),
+    ([["1,a", "2,b"], ["3,c", "4,d"]], [[0], [""]], {}),
+]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("index", range(len(CSV_CASES)))
+def test_decode_csv(tf1, index):
+    records, defaults, options = CSV_CASES[index]
+
+    def run(tf):
+        with tf.Graph().as_default() as g:
+            values = [tf.constant([], tf.int32) if d is None else d for d in defaults]
+            out = tf.decode_csv(tf.constant(records), values, **options)
+            ops = [(op.type, op.name, [t.name for t in op.inputs]) for op in g.get_operations()]
+            with tf.Session() as session:
+                try:
+                    return session.run(out), ops
+                except tf.errors.InvalidArgumentError as error:
+                    message = error.message
+                    return message.split("Node: ")[1].split("\n", 1)[1].split("\n")[0] if "Node: " in message \
+                        else message.split("\n")[0], ops
+    (mine, mine_ops), (theirs, their_ops) = run(ours), run(tf1)
+    assert mine_ops == their_ops
+    if isinstance(theirs, str):
+        assert mine == theirs
+    else:
+        assert_same_elements([tuple(mine)], [tuple(theirs)])
