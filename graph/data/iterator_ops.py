@@ -11,6 +11,7 @@ The iterator states live in the Session's ``ctx.op_state`` and disappear with it
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -37,31 +38,41 @@ _RESOURCE_SCALAR = (dtypes_lib.resource, TensorShape([]))
 
 
 class _IteratorState:
-    """One iterator in one Session: the pass in progress, if any."""
+    """One iterator in one Session: the pass in progress, if any.
 
-    __slots__ = ("name", "elements", "handle")
+    A lock serializes ``next`` (TF's iterator holds a mutex): several threads may run the same
+    ``get_next`` at once, and a Python generator cannot be resumed by two of them.
+    """
+
+    __slots__ = ("name", "elements", "handle", "lock")
 
     def __init__(self, name: str, handle: bytes):
         self.name = name
         self.elements = None
         self.handle = handle
+        self.lock = threading.Lock()
+
+    def start(self, elements) -> None:
+        """Begins a fresh pass over ``elements`` (an iterator of element tuples)."""
+        with self.lock:
+            self.elements = elements
 
     def next(self, op) -> tuple:
-        if self.elements is None:
-            raise errors.FailedPreconditionError(None, op, _NOT_INITIALIZED)
-        try:
-            return next(self.elements)
-        except StopIteration:
-            raise errors.OutOfRangeError(None, op, "End of sequence") from None
+        with self.lock:
+            if self.elements is None:
+                raise errors.FailedPreconditionError(None, op, _NOT_INITIALIZED)
+            try:
+                return next(self.elements)
+            except StopIteration:
+                raise errors.OutOfRangeError(None, op, "End of sequence") from None
 
 
 def _state(ctx, op, key: str) -> _IteratorState:
     states = ctx.op_state.setdefault("tf.data iterators", {})
     state = states.get(key)
-    if state is None:
-        handle = f"tf.data iterator {key} {len(states)}".encode()
-        state = states[key] = _IteratorState(key, handle)
-        ctx.op_state.setdefault("tf.data iterator handles", {})[handle] = state
+    if state is None:  # setdefault: threads racing here agree on one state
+        state = states.setdefault(key, _IteratorState(key, f"tf.data iterator {key}".encode()))
+        ctx.op_state.setdefault("tf.data iterator handles", {})[state.handle] = state
     return state
 
 
@@ -79,7 +90,7 @@ def _compute_make_iterator(ctx, op, inputs):
     dataset, state = inputs
     if not isinstance(dataset, DatasetValue):
         raise errors.InvalidArgumentError(None, op, f"'{op.name}' expects a dataset as input 0.")
-    _check_state(op, state).elements = iter(dataset.iterate(ctx))
+    _check_state(op, state).start(iter(dataset.iterate(ctx)))
     return []
 
 
@@ -89,10 +100,11 @@ def _compute_get_next(ctx, op, inputs):
 
 def _compute_one_shot(ctx, op, inputs):
     state = _state(ctx, op, op.name)
-    if state.elements is None:
-        tensor = _FACTORIES[op._graph][op._attrs["dataset_factory"].name]
-        (dataset,) = function_lib.evaluate(ctx, op._graph, [tensor], {}, key=op.name)
-        state.elements = iter(dataset.iterate(ctx))
+    with state.lock:  # the first run in a Session builds the dataset, once even when threads race
+        if state.elements is None:
+            tensor = _FACTORIES[op._graph][op._attrs["dataset_factory"].name]
+            (dataset,) = function_lib.evaluate(ctx, op._graph, [tensor], {}, key=op.name)
+            state.elements = iter(dataset.iterate(ctx))
     return [state]
 
 

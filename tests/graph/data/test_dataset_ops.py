@@ -1,6 +1,7 @@
 """tf.data datasets against TensorFlow: the same elements in the same order, the same inferred structure."""
 
 import collections
+import threading
 
 import numpy as np
 import pytest
@@ -220,3 +221,25 @@ def test_op_types_and_names_match_tensorflow(tf1):
             tf.data.make_initializable_iterator(dataset.prefetch(1).take(3).skip(1)).get_next()
             return [(op.type, op.name, [t.name for t in op.inputs]) for op in g.get_operations()]
     assert ops(ours) == ops(tf1)
+
+
+def test_threads_share_one_iterator_without_losing_elements():
+    with ours.Graph().as_default():
+        element = ours.data.make_one_shot_iterator(ours.data.Dataset.range(400).map(lambda x: x * 2)).get_next()
+        seen, failures = [], []
+        with ours.Session() as session:
+            def worker():
+                try:
+                    while True:
+                        seen.append(int(session.run(element)))
+                except ours.errors.OutOfRangeError:
+                    pass
+                except Exception as error:  # noqa: BLE001 - any other error fails the test below
+                    failures.append(error)
+            threads = [threading.Thread(target=worker) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert failures == []
+    assert sorted(seen) == list(range(0, 800, 2))
