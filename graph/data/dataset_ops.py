@@ -16,7 +16,7 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
 from graph.core.graph import Tensor, convert_to_tensor, get_default_graph, name_scope
-from graph.core.random_seed import get_seed
+from graph.core.random_seed import DEFAULT_GRAPH_SEED, get_seed
 from graph.data import function as function_lib
 from graph.data import iterator_ops
 from graph.data import readers
@@ -34,6 +34,7 @@ __all__ = ["Dataset", "DatasetV1", "TFRecordDataset", "TextLineDataset", "get_ou
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
+_MAX_SEED = 2**31 - 1  # random_seed._MAXINT32: seeds are taken modulo it
 _DEFAULT_READ_BUFFER = 256 * 1024  # TFRecordDataset's default buffer_size (bytes), as TF passes it
 
 
@@ -49,7 +50,12 @@ def _flat_specs(structure) -> list[TensorSpec]:
 
 def _seeds(seed) -> tuple[Tensor, Tensor]:
     """tf.data's random_seed.get_seed: the (seed, seed2) int64 tensors of a random dataset."""
-    op_seed, op_seed2 = get_seed(seed)
+    if isinstance(seed, Tensor):  # a seed tensor: the graph seed (or TF's default) and seed % (2**31 - 1)
+        graph_seed = get_default_graph().seed
+        op_seed = DEFAULT_GRAPH_SEED if graph_seed is None else int(graph_seed) % _MAX_SEED
+        op_seed2 = math_ops.floormod(math_ops.cast(seed, dtypes_lib.int64), _MAX_SEED)
+    else:
+        op_seed, op_seed2 = get_seed(seed)
     if op_seed is None:
         seed_tensor = constant_ops.constant(0, dtype=dtypes_lib.int64, name="seed")
     else:
@@ -57,7 +63,7 @@ def _seeds(seed) -> tuple[Tensor, Tensor]:
     if op_seed2 is None:
         return seed_tensor, constant_ops.constant(0, dtype=dtypes_lib.int64, name="seed2")
     with name_scope("seed2") as scope:
-        seed2 = constant_ops.constant(op_seed2, dtype=dtypes_lib.int64)
+        seed2 = _const(op_seed2, dtypes_lib.int64, "Const")
         both_zero = math_ops.logical_and(math_ops.equal(seed_tensor, 0), math_ops.equal(seed2, 0))
         seed2 = where_v2(both_zero, constant_ops.constant(2**31 - 1, dtype=dtypes_lib.int64), seed2, name=scope)
     return seed_tensor, seed2
