@@ -1,7 +1,7 @@
 """TensorFlow's while-loop gradient tests (v1 control flow, graph mode), on both backends.
 
-Port of the while-loop gradient part of tensorflow/python/kernel_tests/control_flow_ops_py_test.py
-(tensorflow/tensorflow at ee8be6ee6c0a): ``testWhileStack_1`` and the ``*WhileGrad*`` / ``*WhileCondGrad*`` /
+Port of tensorflow/python/kernel_tests/control_flow_ops_py_test.py (tensorflow/tensorflow at ee8be6ee6c0a),
+its while-loop gradient part: ``testWhileStack_1`` and the ``*WhileGrad*`` / ``*WhileCondGrad*`` /
 ``*StopGrad*`` methods of ``ControlFlowTest``, with their inputs, steps and expected values, rewritten
 against ``harness.tf``; ``use_gpu``/``p_iters`` helper variants run on the CPU.  The rest of that file
 (cond, case, group, while forward) is not part of this port.  The original is Copyright 2015 The
