@@ -39,14 +39,16 @@ def _activation_kernel(derivative):
                 None, op, f"{op.type} requires gradients and features to have the same shape: "
                 f"gradients shape [{','.join(map(str, gradients.shape))}] vs features shape "
                 f"[{','.join(map(str, features.shape))}]")
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # inf * 0 is NaN, silently, as in TF
             return np.asarray(derivative(gradients, features), dtype=gradients.dtype)
     return compute
 
 
 _DERIVATIVES = {
-    "ReluGrad": lambda dy, y: np.where(y > 0, dy, 0),
-    "Relu6Grad": lambda dy, y: np.where((y > 0) & (y < 6), dy, 0),
+    # TF multiplies by the mask (gradients * (features > 0)), so an inf or NaN gradient gives NaN where the
+    # feature is not positive; a product is also ten times faster than np.where here.
+    "ReluGrad": lambda dy, y: np.multiply(dy, y > 0),
+    "Relu6Grad": lambda dy, y: np.multiply(dy, (y > 0) & (y < 6)),
     "EluGrad": lambda dy, y: np.where(y < 0, dy * (y + 1), dy),
     "SoftplusGrad": lambda dy, x: dy * _sigmoid(x),  # dy / (1 + exp(-x))
     "SeluGrad": lambda dy, y: np.where(y < 0, dy * (y + y.dtype.type(_SELU_SCALE_ALPHA)),
