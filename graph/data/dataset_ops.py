@@ -22,7 +22,7 @@ from graph.data import iterator_ops
 from graph.data import readers
 from graph.data import structure as structure_lib
 from graph.data.dataset_kernels import VARIANT_SCALAR
-from graph.core.sparse_tensor import SparseTensor
+from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 from graph.data.sparse_elements import SparseTensorSpec
 from graph.data.structure import TensorSpec
 from graph.ops import array_ops, constant_ops, math_ops
@@ -79,8 +79,16 @@ def _normalize_output(value):
         value = tuple(value)
     if isinstance(value, DatasetV1):
         return value
-    return structure_lib.map_structure(lambda leaf: leaf if isinstance(leaf, (Tensor, SparseTensor, DatasetV1))
-                                       else convert_to_tensor(leaf), value)
+    return structure_lib.map_structure(_as_component, value)
+
+
+def _as_component(leaf):
+    if isinstance(leaf, (Tensor, SparseTensor, DatasetV1)):
+        return leaf
+    if isinstance(leaf, SparseTensorValue):  # TF converts a SparseTensorValue to a SparseTensor
+        return SparseTensor(convert_to_tensor(leaf.indices, dtype=dtypes_lib.int64), convert_to_tensor(leaf.values),
+                            convert_to_tensor(leaf.dense_shape, dtype=dtypes_lib.int64))
+    return convert_to_tensor(leaf)
 
 
 class DatasetV1:

@@ -175,9 +175,7 @@ def _stack(op, rows: list[tuple], component: int):
     return np.stack([row[component] for row in rows])
 
 
-def _batches(op, source: Iterator[tuple], size: int, drop_remainder: bool):
-    if size <= 0:
-        raise errors.InvalidArgumentError(None, op, f"Batch size must be greater than zero, got {size}")
+def _batches(source: Iterator[tuple], size: int, drop_remainder: bool):
     while True:
         rows = []
         for element in source:
@@ -194,10 +192,12 @@ class BatchValue(DatasetValue):
 
     def __init__(self, op, input_value: DatasetValue, size: int, drop_remainder: bool):
         super().__init__(op)
+        if size <= 0:
+            raise errors.InvalidArgumentError(None, op, f"Batch size must be greater than zero, got {size}")
         self.input, self.size, self.drop_remainder = input_value, int(size), bool(drop_remainder)
 
     def iterate(self, ctx):
-        for rows in _batches(self.op, self.input.iterate(ctx), self.size, self.drop_remainder):
+        for rows in _batches(self.input.iterate(ctx), self.size, self.drop_remainder):
             yield tuple(_stack(self.op, rows, c) for c in range(len(rows[0])))
 
 
@@ -207,6 +207,8 @@ class PaddedBatchValue(DatasetValue):
     def __init__(self, op, input_value: DatasetValue, size: int, padded_shapes: list, padding_values: list,
                  drop_remainder: bool):
         super().__init__(op)
+        if size <= 0:
+            raise errors.InvalidArgumentError(None, op, f"Batch size must be greater than zero, got {size}")
         self.input, self.size, self.drop_remainder = input_value, int(size), bool(drop_remainder)
         self.padded_shapes = [np.asarray(s, np.int64).reshape(-1) for s in padded_shapes]
         self.padding_values = [np.asarray(v) for v in padding_values]
@@ -234,7 +236,7 @@ class PaddedBatchValue(DatasetValue):
         return batch
 
     def iterate(self, ctx):
-        for rows in _batches(self.op, self.input.iterate(ctx), self.size, self.drop_remainder):
+        for rows in _batches(self.input.iterate(ctx), self.size, self.drop_remainder):
             yield tuple(self._pad(rows, c) for c in range(len(rows[0])))
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import TensorShape, as_shape
 from graph.core.graph import Tensor, convert_to_tensor, get_default_graph
-from graph.core.sparse_tensor import SparseTensor
+from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 from graph.data import sparse_elements
 from graph.data.sparse_elements import SparseTensorSpec
 
@@ -76,7 +76,7 @@ def flatten(structure) -> list:
     """The leaves of ``structure``: tuples, namedtuples and dicts (sorted keys) are nests, lists are leaves."""
     if isinstance(structure, dict):
         return [item for key in sorted(structure) for item in flatten(structure[key])]
-    if isinstance(structure, tuple):
+    if isinstance(structure, tuple) and not isinstance(structure, SparseTensorValue):
         return [item for part in structure for item in flatten(part)]
     return [structure]
 
@@ -97,7 +97,7 @@ def pack_sequence_as(structure, flat) -> Any:
         if isinstance(node, dict):  # values in sorted-key order, keys in the structure's own order (TF's nest)
             built = {key: build(node[key]) for key in sorted(node)}
             return type(node)((key, built[key]) for key in node)
-        if isinstance(node, tuple):
+        if isinstance(node, tuple) and not isinstance(node, SparseTensorValue):
             parts = [build(part) for part in node]
             return type(node)(*parts) if hasattr(node, "_fields") else tuple(parts)
         return next(items)
