@@ -236,7 +236,8 @@ def uniform(generator: Philox, size: int, dtype) -> np.ndarray:
     if dtype == np.float64:
         return _fixed(generator, size, dtype, lambda w: [uint64_to_double(w[0], w[1]), uint64_to_double(w[2], w[3])])
     if dtype.itemsize == 2:
-        return _fixed(generator, size, dtype, lambda w: [_uint16_to_small_float(v & np.uint32(0xFFFF), dtype) for v in w])
+        return _fixed(generator, size, dtype,
+                      lambda w: [_uint16_to_small_float(v & np.uint32(0xFFFF), dtype) for v in w])
     return _fixed(generator, size, dtype, lambda w: [uint32_to_float(v) for v in w])
 
 
