@@ -44,6 +44,8 @@ def _compute_queue(ctx, op, inputs):
     shared = shared.decode() if isinstance(shared, bytes) else shared
     key = ("queue", shared or op._name)
     state = ctx.op_state.get(key)
+    if state is not None and shared:
+        _check_shared(op, state)
     if state is None:
         with _CREATION_LOCK:
             state = ctx.op_state.get(key)
@@ -57,6 +59,27 @@ def _compute_queue(ctx, op, inputs):
                                    int(op._attrs.get("min_after_dequeue", 0)), seeds)
                 ctx.op_state[key] = state
     return [state]
+
+
+def _check_shared(op, state: QueueState) -> None:
+    """A second queue op sharing a name must ask for the same queue (TF's QueueBase::MatchesNodeDef)."""
+    def shapes_str(shapes) -> str:
+        return "[" + ", ".join(_shape_str(s.as_list()) for s in shapes or []) + "]"
+    capacity = int(op._attrs["capacity"])
+    if (state.capacity if state.capacity is not None else -1) != capacity:
+        raise errors.InvalidArgumentError(None, op, f"Shared queue '{state.name}' has capacity "
+                                          f"{-1 if state.capacity is None else state.capacity} but requested "
+                                          f"capacity was {capacity}")
+    dtypes = [d.numpy_dtype for d in op._attrs["component_types"]]
+    if dtypes != state.dtypes:
+        names = lambda types: ", ".join(dtypes_lib.as_dtype(t).name for t in types)  # noqa: E731
+        raise errors.InvalidArgumentError(None, op, f"Shared queue '{state.name}' has component types "
+                                          f"{names(state.dtypes)} but requested component types were {names(dtypes)}")
+    shapes = _shapes_attr(op)
+    if [s.as_list() for s in shapes or []] != [s.as_list() for s in state.shapes or []]:
+        raise errors.InvalidArgumentError(None, op, f"Shared queue '{state.name}' has component shapes "
+                                          f"{shapes_str(state.shapes)} but requested component shapes were "
+                                          f"{shapes_str(shapes)}")
 
 
 def queue_state(op, handle) -> QueueState:
