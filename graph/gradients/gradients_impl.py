@@ -35,7 +35,7 @@ from graph.gradients import (array_grad, conv_grad, diag_grad, embedding_grad, l
                              nn_batchnorm_grad, nn_grad, reduction_grad, state_grad, summary_grad, tensor_array_grad)
 from graph.gradients import registry
 from graph.gradients.aggregation import AggregationMethod, aggregate_gradients
-from graph.gradients import while_state
+from graph.gradients import while_state, while_util
 from graph.gradients.control_flow_grad import zeros_like_output
 from graph.ops import array_fill_ops, array_ops, constant_ops, control_flow_ops
 from graph.ops import array_concat_ops
@@ -185,7 +185,7 @@ def _set_grad(grads: dict, tensor: Tensor, grad) -> None:
     if isinstance(terms, list):
         terms.append(grad)
     else:  # a loop Switch's second visit: its first already aggregated this output
-        assert while_state.is_loop_switch(tensor.op)
+        assert while_util.is_loop_switch(tensor.op)
         op_grads[tensor.value_index] = grad
 
 
@@ -327,6 +327,7 @@ def _backpropagate(graph, ys, xs, grad_ys, stop_gradients, colocate, gate_gradie
                 loop_state.ExitGradWhileContext(op, before=True)
             has_out_grads = any(g is not None for g in out_grads)
             grad_fn = _gradient_function(op) if has_out_grads and op not in stop_ops else None
+            while_util.raise_if_through_loop_variable(op, from_ops, graph)
             if loop_state is not None:
                 loop_state.EnterGradWhileContext(op, before=False)
             if grad_fn is not None:
@@ -366,7 +367,7 @@ def _update_pending_and_enqueue_ready(grads: dict, op: Operation, queue, pending
         pending[t_in.op] -= 1
         ready = pending[t_in.op] == 0
         if loop_state is not None and not ready:
-            ready = pending[t_in.op] > 0 and while_state.is_loop_switch(t_in.op)
+            ready = pending[t_in.op] > 0 and while_util.is_loop_switch(t_in.op)
         if not ready:
             continue
         if loop_state is None or not is_loop_exit(t_in.op):

@@ -22,66 +22,20 @@ from __future__ import annotations
 
 from graph.base import dtypes as dtypes_lib
 from graph.core import graph as graph_lib
+from graph.gradients.while_util import (context_of as _context, get_while_context, is_loop_switch,
+                                        loop_constant_enter as _loop_constant_enter,
+                                        output_context as _output_context)
 from graph.ops import array_fill_ops
 from graph.ops import array_ops
 from graph.ops import constant_ops
 from graph.ops import control_flow_ops
-from graph.ops.control_flow_frame_ops import control_trigger, is_loop_constant_enter, is_loop_exit, next_iteration
+from graph.ops.control_flow_frame_ops import control_trigger, is_loop_exit, next_iteration
 from graph.ops.control_flow_while import WhileContext
 from graph.ops.stack_ops import stack_pop_v2, stack_push_v2, stack_v2
 
-__all__ = ["GradLoopState", "ControlFlowState", "maybe_create_control_flow_state", "get_while_context",
-           "is_loop_switch"]
+__all__ = ["GradLoopState", "ControlFlowState", "maybe_create_control_flow_state"]
 
 _SWITCH_TYPES = frozenset(("Switch", "RefSwitch"))
-_IDENTITY_LIKE = frozenset(("Switch", "RefSwitch", "Identity", "RefIdentity"))
-
-
-# ----------------------------------------------------------------- TF's control_flow_util
-def _context(op):
-    return control_flow_ops.get_control_flow_context(op)
-
-
-def get_while_context(op):
-    """The innermost while loop ``op`` was built in, or None (TF's util.GetWhileContext)."""
-    context = _context(op)
-    return context.GetWhileContext() if context is not None else None
-
-
-def _output_context(op):
-    context = _context(op)
-    if context is not None and is_loop_exit(op):
-        context = context.outer_context
-    return context
-
-
-def _is_cond_switch(op) -> bool:
-    """A Switch all of whose consumers are in cond branches (TF's util.IsCondSwitch)."""
-    if op.type not in _SWITCH_TYPES or not op.outputs:
-        return False
-    for output in op.outputs:
-        for consumer in output.consumers():
-            context = _context(consumer)
-            if consumer.type in ("Enter", "RefEnter") and context is not None:
-                context = context.outer_context
-            if not isinstance(context, control_flow_ops.CondContext):
-                return False
-    return True
-
-
-def is_loop_switch(op) -> bool:
-    """Whether ``op`` is a while loop's Switch (TF's util.IsLoopSwitch)."""
-    if op.type not in _SWITCH_TYPES:
-        return False
-    return isinstance(_context(op), WhileContext) and not _is_cond_switch(op)
-
-
-def _loop_constant_enter(value):
-    """The loop-invariant Enter ``value`` forwards (through Identity/Switch), or None."""
-    op = value.op
-    while op.type in _IDENTITY_LIKE:
-        op = op.inputs[0].op
-    return op if is_loop_constant_enter(op) else None
 
 
 # ----------------------------------------------------------------- one loop

@@ -196,3 +196,19 @@ def test_two_gradient_calls_on_one_loop_get_their_own_gradient_loops():
         assert {"gradients/b_count", "gradients_1/b_count"} <= names
         with tf_ours.Session() as sess:
             assert sess.run([first, second], {x: 2.0}) == [12.0, 24.0]
+
+
+@pytest.mark.tf
+def test_gradient_inside_a_body_through_a_loop_variables_initial_value_is_tfs_valueerror(tf1):
+    def gradient_in_body(tf):
+        x = tf.placeholder(tf.float32, shape=(), name="x")
+        y = x + 1
+
+        def body(i, v):
+            return i + 1, tf.gradients(v * 2, x)[0]
+        tf.while_loop(lambda i, v: i < 3, body, [0, y])
+    message = r"Cannot compute gradient inside while loop with respect to op 'x'\. We do not support"
+    with pytest.raises(ValueError, match=message):
+        gradient_in_body(tf1)
+    with tf_ours.Graph().as_default(), pytest.raises(ValueError, match=message):
+        gradient_in_body(tf_ours)
