@@ -153,8 +153,10 @@ class LSTMCell(LayerRNNCell):
                             if self._num_unit_shards is not None else None)
         self._kernel = self.add_weight(WEIGHTS_VARIABLE_NAME, shape=[depth + h_depth, 4 * units],
                                        initializer=self._initializer, partitioner=unit_partitioner)
+        # Built before any call (cell.build(shape)) the cell has no dtype yet: a dtype-less zeros initializer.
         self._bias = self.add_weight(BIAS_VARIABLE_NAME, shape=[4 * units],
-                                     initializer=initializers.zeros_initializer(dtype=self.dtype))
+                                     initializer=initializers.zeros_initializer() if self.dtype is None
+                                     else initializers.zeros_initializer(dtype=self.dtype))
         if self._use_peepholes:
             self._w_f_diag = self.add_weight("w_f_diag", shape=[units], initializer=self._initializer)
             self._w_i_diag = self.add_weight("w_i_diag", shape=[units], initializer=self._initializer)
