@@ -234,6 +234,10 @@ def _collection_def(key: str, items: list, export_scope: str | None, encoded_var
                 setattr(stripped, name, strip_name_scope(getattr(stripped, name), export_scope))
             values.append(stripped.to_bytes())
         return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
+    if key == GraphKeys.QUEUE_RUNNERS:  # QueueRunnerDefs, as TF's registered to_proto writes them
+        protos = [item if isinstance(item, bytes) else item.to_proto(export_scope=export_scope) for item in items]
+        return CollectionDef(bytes_list=CollectionDef.BytesList(
+            value=[p if isinstance(p, bytes) else p.to_bytes() for p in protos if p is not None]))
     first = items[0]
     if isinstance(first, (str, bytes)):
         return CollectionDef(bytes_list=CollectionDef.BytesList(

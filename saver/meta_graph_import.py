@@ -24,6 +24,7 @@ from graph.io.graph_import import import_graph_def
 from graph.platform import file_io
 from graph.proto import text_format
 from graph.proto.framework import GraphDef, VariableDef
+from graph.train.queue_runner import QueueRunner, QueueRunnerDef
 from graph.proto.text_format import ParseError as TextFormatError
 from graph.variables import variables
 from saver.graph_ops.saver_builder import SaverDef
@@ -117,8 +118,8 @@ def _import_collections(meta: MetaGraphDef, graph, scope: str, restore_collectio
                     context = proto_objects[value] = control_flow_context.context_from_bytes(key, value, scope)
                 graph.add_to_collection(key, context)
         elif kind == "bytes_list" and key == GraphKeys.QUEUE_RUNNERS:
-            for value in values:
-                graph.add_to_collection(key, bytes(value))
+            for value in values:  # QueueRunner.from_proto, as TF's registered from_proto
+                graph.add_to_collection(key, QueueRunner.from_proto(QueueRunnerDef.from_bytes(value), scope))
         elif kind == "node_list":
             for value in values:
                 graph.add_to_collection(key, graph.as_graph_element(prepend_name_scope(value, scope)))

@@ -5,6 +5,12 @@ enqueue op until the queue is closed (OutOfRangeError, say from an input produce
 thread cleanly; the last thread to end closes the queue so its consumers drain it and then get
 OutOfRangeError).  With a Coordinator, any other error is reported to it, and a further thread waits for
 the stop request and runs the cancel op (close with ``cancel_pending_enqueues``), so blocked enqueues end.
+
+A QueueRunner is exported into a MetaGraphDef's ``queue_runners`` collection as TF's QueueRunnerDef
+(core/protobuf/queue_runner.proto)::
+
+    QueueRunnerDef : 1 queue_name string, 2 enqueue_op_name string*, 3 close_op_name string,
+                     4 cancel_op_name string, 5 queue_closed_exception_types error.Code* (packed)
 """
 
 from __future__ import annotations
@@ -16,9 +22,20 @@ from graph import errors
 from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.core.graph_keys import GraphKeys
+from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 from graph.platform import tf_logging as logging
+from graph.proto.protobuf import ENUM, STRING, Field, Message
 
-__all__ = ["QueueRunner", "add_queue_runner", "start_queue_runners"]
+__all__ = ["QueueRunner", "QueueRunnerDef", "add_queue_runner", "start_queue_runners"]
+
+
+class QueueRunnerDef(Message, full_name="tensorflow.QueueRunnerDef"):
+    """A QueueRunner by the names of its queue and ops, and the error codes that mean 'queue closed'."""
+    queue_name = Field(1, STRING)
+    enqueue_op_name = Field(2, STRING, repeated=True)
+    close_op_name = Field(3, STRING)
+    cancel_op_name = Field(4, STRING)
+    queue_closed_exception_types = Field(5, ENUM, repeated=True)
 
 
 class QueueRunner:
@@ -31,10 +48,14 @@ class QueueRunner:
         Raises:
             ValueError: without a queue or enqueue ops.  TypeError: for bad ``queue_closed_exception_types``.
         """
+        self._lock = threading.Lock()
+        self._runs_per_session: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._exceptions_raised: list = []
         if queue_runner_def is not None:
-            raise ValueError("Restoring a QueueRunner from a QueueRunnerDef is not emulated; build it from its "
-                             "queue and enqueue ops.")
-        del import_scope
+            if queue or enqueue_ops:
+                raise ValueError("queue_runner_def and queue are mutually exclusive.")
+            self._init_from_proto(queue_runner_def, import_scope)
+            return
         if not queue or not enqueue_ops:
             raise ValueError("Must provide queue and enqueue_ops.")
         if queue_closed_exception_types is not None and (
@@ -47,9 +68,34 @@ class QueueRunner:
         self._close_op = close_op if close_op is not None else queue.close()
         self._cancel_op = cancel_op if cancel_op is not None else queue.close(cancel_pending_enqueues=True)
         self._queue_closed_exception_types = tuple(queue_closed_exception_types or (errors.OutOfRangeError,))
-        self._lock = threading.Lock()
-        self._runs_per_session: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        self._exceptions_raised: list = []
+
+    def _init_from_proto(self, queue_runner_def: QueueRunnerDef, import_scope: str | None) -> None:
+        graph = graph_lib.get_default_graph()
+        element = lambda name: graph.as_graph_element(prepend_name_scope(name, import_scope))  # noqa: E731
+        self._queue = element(queue_runner_def.queue_name)  # the queue op: its .name is what runners use
+        self._enqueue_ops = [element(name) for name in queue_runner_def.enqueue_op_name]
+        self._close_op = element(queue_runner_def.close_op_name)
+        self._cancel_op = element(queue_runner_def.cancel_op_name)
+        self._queue_closed_exception_types = tuple(
+            errors.exception_type_from_error_code(code) for code in queue_runner_def.queue_closed_exception_types
+        ) or (errors.OutOfRangeError,)  # QueueRunnerDefs older than the field mean OutOfRangeError
+
+    def to_proto(self, export_scope: str | None = None) -> QueueRunnerDef | None:
+        """This runner as a QueueRunnerDef (None if its queue is outside ``export_scope``)."""
+        if export_scope is not None and not self.name.startswith(export_scope):
+            return None
+        return QueueRunnerDef(
+            queue_name=strip_name_scope(self.name, export_scope),
+            enqueue_op_name=[strip_name_scope(op.name, export_scope) for op in self._enqueue_ops],
+            close_op_name=strip_name_scope(self._close_op.name, export_scope),
+            cancel_op_name=strip_name_scope(self._cancel_op.name, export_scope),
+            queue_closed_exception_types=[errors.error_code_from_exception_type(t)
+                                          for t in self._queue_closed_exception_types])
+
+    @staticmethod
+    def from_proto(queue_runner_def: QueueRunnerDef, import_scope: str | None = None) -> QueueRunner:
+        """A QueueRunner for the ops a QueueRunnerDef names in the default graph."""
+        return QueueRunner(queue_runner_def=queue_runner_def, import_scope=import_scope)
 
     queue = property(lambda self: self._queue, doc="The queue this runner fills.")
     enqueue_ops = property(lambda self: self._enqueue_ops, doc="The enqueue ops, one thread each.")

@@ -64,3 +64,31 @@ def test_argument_checks():
             ours.train.QueueRunner(queue, [queue.enqueue(1)], queue_closed_exception_types=(ValueError,))
         with pytest.raises(ValueError, match="No default session is registered"):
             ours.train.start_queue_runners()
+
+
+@pytest.mark.tf
+def test_queue_runner_def_and_meta_graph_round_trip_with_tensorflow(tf1, tmp_path):
+    def build(tf):
+        tf.train.string_input_producer(["a", "b"], shuffle=False)
+        return [qr.to_proto() for qr in tf.get_collection(tf.GraphKeys.QUEUE_RUNNERS)]
+    expected = [p.SerializeToString() for p in build(tf1)]
+    tf1.train.export_meta_graph(str(tmp_path / "tf.meta"))
+    with ours.Graph().as_default():
+        assert [p.to_bytes() for p in build(ours)] == expected
+        ours.train.export_meta_graph(str(tmp_path / "ours.meta"))
+    with ours.Graph().as_default():  # TF's .meta: its queue runner comes back as a QueueRunner that runs
+        ours.train.import_meta_graph(str(tmp_path / "tf.meta"))
+        (runner,) = ours.get_collection(ours.GraphKeys.QUEUE_RUNNERS)
+        assert isinstance(runner, ours.train.QueueRunner) and runner.name == "input_producer"
+        names = ours.QueueBase([ours.string], [[]], None, runner.queue.outputs[0]).dequeue()
+        with ours.Session() as sess:
+            coord = ours.train.Coordinator()
+            threads = ours.train.start_queue_runners(sess, coord)
+            assert [sess.run(names) for _ in range(3)] == [b"a", b"b", b"a"]
+            coord.request_stop()
+            coord.join(threads)
+    with tf1.Graph().as_default():  # ours read by TF
+        tf1.train.import_meta_graph(str(tmp_path / "ours.meta"))
+        (runner,) = tf1.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)
+        assert runner.name == "input_producer" and [op.name for op in runner.enqueue_ops] == [
+            "input_producer/input_producer_EnqueueMany"]
