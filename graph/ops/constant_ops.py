@@ -126,8 +126,8 @@ def _to_ndarray(value, dtype=None) -> np.ndarray:
             raise TypeError(f"Failed to convert elements of {value!r} to Tensor. "
                             "Consider casting elements to a supported type.")
         return _encode_strings(array)
-    if array.dtype.kind in "SU":
-        return _encode_strings(array)
+    if array.dtype.kind in "SU":  # numpy's fixed-width bytes drop trailing NULs: keep the Python strings as given
+        return _encode_strings(np.array(value, dtype=object))
     if array.dtype == np.float64:  # Python floats default to float32 in TensorFlow
         return array.astype(np.float32)
     if array.dtype == np.int64:  # Python ints default to int32 unless that loses precision

@@ -17,6 +17,7 @@ Messages follow TF's kernel (core/util/example_proto_fast_parsing.cc) for the er
 from __future__ import annotations
 
 import collections
+import re
 
 import numpy as np
 
@@ -34,6 +35,7 @@ __all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "parse
 
 _KIND_DTYPES = {"int64_list": dtypes_lib.int64, "float_list": dtypes_lib.float32, "bytes_list": dtypes_lib.string}
 _DTYPE_NAMES = {dtypes_lib.int64: "int64", dtypes_lib.float32: "float", dtypes_lib.string: "string"}
+_KIND_NAMES = {dtypes_lib.int64: "int64", dtypes_lib.float32: "float", dtypes_lib.string: "bytes"}
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])):
@@ -63,6 +65,11 @@ def _check_dtype(key: str, dtype) -> dtypes_lib.DType:
     return dtype
 
 
+def _node_name_part(key: str) -> str:
+    """``key`` usable in an op name: other characters become '_' (as TF names a feature's default)."""
+    return re.sub(r"[^A-Za-z0-9_.\-/]", "_", key)
+
+
 def _string_vector(values: list, name: str):
     values = [v.encode() if isinstance(v, str) else v for v in values]
     return constant_ops.constant(np.array(values, dtype=object).reshape(len(values)),
@@ -89,7 +96,15 @@ def parse_example(serialized, features: dict, name: str | None = None, example_n
         for key in dense:
             spec = features[key]
             dtype = _check_dtype(key, spec.dtype)
+            if spec.shape is None:
+                raise ValueError(f"Missing shape for feature {key}.")
             shape = as_shape(spec.shape)
+            if isinstance(spec, FixedLenFeature) and not shape.is_fully_defined():
+                if shape.ndims and shape.as_list()[0] is None:
+                    raise ValueError(f"First dimension of shape for feature {key} unknown. Consider using "
+                                     "FixedLenSequenceFeature.")
+                raise ValueError(f"All dimensions of shape for feature {key} need to be known but received "
+                                 f"{tuple(shape.as_list())}.")
             if isinstance(spec, FixedLenSequenceFeature):
                 if not spec.allow_missing:
                     raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
@@ -97,14 +112,14 @@ def parse_example(serialized, features: dict, name: str | None = None, example_n
             if spec.default_value is None:
                 default = constant_ops.constant([], dtype=dtype)
             elif isinstance(spec, FixedLenSequenceFeature):
-                default = convert_to_tensor(spec.default_value, dtype=dtype, name=f"padding_{key}")
+                default = convert_to_tensor(spec.default_value, dtype=dtype, name=f"padding_{_node_name_part(key)}")
                 with name_scope("Reshape") as reshape_scope:
                     # TF converts the empty shape list twice (float32 first, refused by Reshape): two Consts
                     constant_ops.constant([], dtype=dtypes_lib.float32, name="shape")
                     scalar_shape = constant_ops.constant([], dtype=dtypes_lib.int32, name="shape")
                 default = array_ops.reshape(default, scalar_shape, name=reshape_scope)
             else:
-                default = convert_to_tensor(spec.default_value, dtype=dtype, name=f"key_{key}")
+                default = convert_to_tensor(spec.default_value, dtype=dtype, name=f"key_{_node_name_part(key)}")
                 default = array_ops.reshape(default, shape.as_list())
             defaults.append(default)
             dense_shapes.append(shape)
@@ -198,7 +213,9 @@ def _feature_values(op, record: _Record, key: str, dtype):
     if found is None:
         return None
     kind, values = found
-    if kind is not None and kind != dtype:
+    if kind is None:  # an empty Feature counts as missing (its default applies)
+        return None
+    if kind != dtype:
         raise errors.InvalidArgumentError(None, op, f"{record.where(key)}.  Data types don't match. Data "
                                           f"type: {_DTYPE_NAMES[kind]} but expected type: {_DTYPE_NAMES[dtype]}")
     return _values_array(dtype, values)
@@ -239,7 +256,7 @@ def _dense(op, parsed: list, dtype, shape: TensorShape, key: str, default, scala
     variable = shape.ndims and shape.as_list()[0] is None
     element = shape.as_list()[1:] if variable else shape.as_list()
     stride = int(np.prod(element)) if element else 1
-    type_name = _DTYPE_NAMES[dtype]
+    type_name = _KIND_NAMES[dtype]  # value-count messages name the list kind: int64, float, bytes
     rows = []
     for record in parsed:
         values = _feature_values(op, record, key, dtype)

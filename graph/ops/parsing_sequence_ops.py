@@ -23,7 +23,7 @@ from graph.base.shapes import TensorShape, as_shape
 from graph.core.graph import convert_to_tensor, get_default_graph, name_scope
 from graph.core.sparse_tensor import SparseTensor
 from graph.ops import array_ops, constant_ops
-from graph.ops.parsing_ops import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature
+from graph.ops.parsing_ops import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, _node_name_part
 from graph.proto.example import SequenceExample
 
 __all__ = ["parse_single_sequence_example"]
@@ -67,7 +67,8 @@ def parse_single_sequence_example(serialized, context_features: dict | None = No
             if spec.default_value is None:
                 defaults.append(constant_ops.constant([], dtype=dtypes_lib.as_dtype(spec.dtype)))
             else:
-                default = convert_to_tensor(spec.default_value, dtype=dtypes_lib.as_dtype(spec.dtype), name=f"key_{key}")
+                default = convert_to_tensor(spec.default_value, dtype=dtypes_lib.as_dtype(spec.dtype),
+                                            name=f"key_{_node_name_part(key)}")
                 defaults.append(array_ops.reshape(default, as_shape(spec.shape).as_list()))
         with name_scope("ParseSequenceExampleV2") as scope:
             debug_name = constant_ops.constant(example_name or "", dtype=dtypes_lib.string, name="debug_name")
