@@ -186,11 +186,19 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name: str | None = N
                              "tensor instead.")
         if isinstance(rate, (int, float)) and not 0 <= rate < 1:
             raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate}")
-        scale = ops.constant(1 / (1 - rate), dtype=x.dtype) if isinstance(rate, (int, float)) else None
-        if scale is None:
-            rate = convert_to_tensor(rate, dtype=x.dtype, name="rate")
-            scale = math_ops._truediv(1.0, math_ops.subtract(1.0, rate), None)
-        scaled = math_ops.multiply(x, scale, name="Mul")
+        if isinstance(rate, (int, float)):
+            scaled = math_ops.multiply(x, ops.constant(1 / (1 - rate), dtype=x.dtype), name="Mul")
+        else:
+            # A tensor rate (a fed keep probability): TF divides by 1 - rate, casting the rate to x's dtype.
+            rate = convert_to_tensor(rate, name="rate")
+            rate.shape.with_rank(0)
+            if rate.dtype.base_dtype != x.dtype.base_dtype:
+                if not rate.dtype.is_floating:
+                    raise ValueError("`x.dtype` must be compatible with `rate.dtype`. Received: "
+                                     f"x.dtype={x.dtype} and rate.dtype={rate.dtype}")
+                rate = math_ops.cast(rate, x.dtype, name="rate")
+            one = ops.constant(1, dtype=x.dtype)
+            scaled = math_ops._binary_op("RealDiv", x, math_ops.subtract(one, rate), None)
         shape = array_ops.shape(x) if noise_shape is None else noise_shape
         noise = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
         keep = math_ops.greater_equal(noise, rate)

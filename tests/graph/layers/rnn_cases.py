@@ -109,11 +109,26 @@ def two_dynamic_rnns_share_scope_names(tf):
     return first, second
 
 
+def dynamic_unknown_batch_and_time(tf):
+    x = tf.placeholder_with_default(_x(tf), [None, None, 5])
+    lengths = tf.placeholder_with_default(tf.constant(LENGTHS), [None])
+    cell = tf.nn.rnn_cell.GRUCell(3)
+    return tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, initial_state=cell.zero_state(tf.shape(x)[0],
+                                                                                             tf.float32))
+
+
+def static_dropout_with_fed_keep_prob(tf):
+    keep_prob = tf.placeholder_with_default(0.75, [], name="keep_prob")
+    cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.BasicLSTMCell(4), output_keep_prob=keep_prob, seed=2)
+    return tf.nn.static_rnn(cell, _steps(tf, _x(tf)), dtype=tf.float32)
+
+
 CASES = {case.__name__: case for case in (
     dynamic_basic_lstm, dynamic_basic_lstm_lengths, dynamic_gru_time_major, dynamic_lstm_peephole_projection,
     dynamic_lstm_concatenated_state, dynamic_multi_lstm, dynamic_wrapped_cells, dynamic_variational_dropout,
     bidirectional_dynamic, bidirectional_dynamic_no_lengths, static_basic_lstm, static_gru_lengths,
-    static_multi_lstm_scope, static_bidirectional_lengths, two_dynamic_rnns_share_scope_names)}
+    static_multi_lstm_scope, static_bidirectional_lengths, two_dynamic_rnns_share_scope_names,
+    dynamic_unknown_batch_and_time, static_dropout_with_fed_keep_prob)}
 
 
 def feed_value(case_name: str) -> np.ndarray:
