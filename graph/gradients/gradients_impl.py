@@ -38,7 +38,7 @@ from graph.gradients.aggregation import AggregationMethod, aggregate_gradients
 from graph.gradients import while_state, while_util
 from graph.gradients.control_flow_grad import zeros_like_output
 from graph.ops import array_fill_ops, array_ops, constant_ops, control_flow_ops
-from graph.ops import array_concat_ops
+from graph.ops import array_concat_ops, control_flow_while, tensor_array_ops
 from graph.ops.control_flow_frame_ops import is_loop_exit
 
 __all__ = ["gradients", "hessians", "UnconnectedGradients", "AggregationMethod", "is_trainable"]
@@ -405,32 +405,31 @@ def hessians(ys, xs, name: str = "hessians", colocate_gradients_with_ops: bool =
              gate_gradients: bool = False, aggregation_method=None) -> list:
     """The Hessian of the sum of ``ys`` with respect to each x, shaped ``x.shape + x.shape`` (TF's tf.hessians).
 
+    As TensorFlow builds it: a ``while_loop`` over the elements of the first gradient writes the
+    gradient of each to a TensorArray (``name`` is unused, as in TF 1.x).
+
     Raises:
-        ValueError: if an x has an unknown rank.
+        ValueError: if a second derivative is None (TensorArray.write's "None values not supported").
     """
+    del name  # TF's hessians takes it and names nothing with it
     xs = _as_list(xs)
     kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops, "gate_gradients": gate_gradients,
               "aggregation_method": aggregation_method}
     result = []
-    with graph_lib.name_scope(name):
-        for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
-            x_value = graph_lib.convert_to_tensor(x)
-            if x_value.shape.ndims is None:
-                raise ValueError("Cannot compute Hessian because the rank of `x` is unknown.")
-            gradient = array_ops.reshape(gradient, [-1])
-            if not gradient.shape.is_fully_defined():
-                raise ValueError(f"Cannot compute the Hessian of {x_value.name}: the number of elements of its "
-                                 "gradient must be known when the graph is built (TensorFlow loops over it with a "
-                                 "while_loop, which this emulator does not have).")
-            # One gradient per element of the first gradient: the rows TF's while_loop writes to a TensorArray.
-            rows = [gradients(element, x, **kwargs)[0] for element in array_concat_ops.unstack(gradient)]
-            if any(row is None for row in rows):
-                # TF's while_loop writes each row to a TensorArray, whose write rejects None with this message.
-                raise ValueError(f"None values not supported. (A second derivative of ys with respect to "
-                                 f"{x_value.name} is None: ys does not depend on it twice.)")
-            rows = [graph_lib.convert_to_tensor(row) for row in rows]
-            hessian = (array_concat_ops.stack(rows) if rows
-                       else array_fill_ops.zeros([0], dtype=x_value.dtype.base_dtype))
-            x_shape = array_ops.shape(x_value)
-            result.append(array_ops.reshape(hessian, array_concat_ops.concat((x_shape, x_shape), 0)))
+    for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
+        gradient = array_ops.reshape(gradient, [-1])
+        n = array_ops.size(x)
+        loop_vars = [constant_ops.constant(0, dtypes_lib.int32), tensor_array_ops.TensorArray(x.dtype, n)]
+        _, hessian = control_flow_while.while_loop(
+            lambda j, _: j < n,
+            lambda j, rows: (j + 1, rows.write(j, _non_none(gradients(gradient[j], x, **kwargs)[0]))),
+            loop_vars)
+        x_shape = array_ops.shape(x)
+        result.append(array_ops.reshape(hessian.stack(), array_concat_ops.concat((x_shape, x_shape), 0)))
     return result
+
+
+def _non_none(value):
+    if value is None:  # TF's TensorArray.write converts it, which fails with this message
+        raise ValueError("None values not supported.")
+    return value

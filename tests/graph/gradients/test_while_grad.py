@@ -212,3 +212,17 @@ def test_gradient_inside_a_body_through_a_loop_variables_initial_value_is_tfs_va
         gradient_in_body(tf1)
     with tf_ours.Graph().as_default(), pytest.raises(ValueError, match=message):
         gradient_in_body(tf_ours)
+
+
+@pytest.mark.tf
+def test_hessians_loop_over_the_gradient_as_tensorflow(tf1):
+    # tf.hessians is a while_loop writing one second derivative per element to a TensorArray: the
+    # same graph op by op, for an x whose size is known only when it runs, and the same values.
+    def hessian_graph(tf):
+        x = tf.placeholder(tf.float64, [None], name="x")
+        return x, tf.hessians(tf.reduce_sum(x * x * x) + x[0] * x[1], x)[0]
+    (ours, (x_ours, h_ours)), (theirs, (x_tf, h_tf)) = assert_same_graph_v1(tf1, hessian_graph)
+    with tf1.Session(graph=theirs) as sess:
+        expected = sess.run(h_tf, {x_tf: [1.0, 2.0, 3.0]})
+    with tf_ours.Session(graph=ours) as sess:
+        np.testing.assert_allclose(sess.run(h_ours, {x_ours: [1.0, 2.0, 3.0]}), expected)
