@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import collections
 
+from graph.base import nest
 from graph.core.graph import Operation, Tensor
 from graph.core.indexed_slices import IndexedSlices, IndexedSlicesValue
 from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 
-__all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str", "expand_sparse_feeds"]
+__all__ = ["fetch_key", "Fetcher", "tensor_str", "element_str", "expand_sparse_feeds", "expand_nested_feeds"]
 
 
 def tensor_str(tensor: Tensor) -> str:
@@ -121,4 +122,28 @@ def expand_sparse_feeds(feed_dict: dict) -> dict:
                             f"(indices, values, dense_shape), got {type(value).__name__}.")
         for tensor, component in zip((key.indices, key.values, key.dense_shape), value):
             expanded[tensor] = component
+    return expanded
+
+
+def expand_nested_feeds(feed_dict: dict) -> dict:
+    """``feed_dict`` with each tuple key (a structure of tensors) paired leaf by leaf with its value, both flattened
+    (TF's FlattenDictItems: ``{(a, b): (va, vb)}`` feeds ``a`` and ``b``).
+
+    Raises:
+        ValueError: TF's messages when a key and its value flatten to different lengths, or a key repeats.
+    """
+    expanded = {}
+    for key, value in feed_dict.items():
+        if not isinstance(key, tuple):
+            pairs = [(key, value)]
+        else:
+            keys, values = nest.flatten(key), nest.flatten(value)
+            if len(keys) != len(values):
+                raise ValueError(f"Could not flatten dictionary. Key had {len(keys)} elements, but value had "
+                                 f"{len(values)} elements. Key: {keys}, value: {values}.")
+            pairs = zip(keys, values)
+        for leaf_key, leaf_value in pairs:
+            if leaf_key in expanded:
+                raise ValueError(f"Could not flatten dictionary: key {leaf_key} is not unique.")
+            expanded[leaf_key] = leaf_value
     return expanded

@@ -26,7 +26,7 @@ from graph.core.sparse_tensor import SparseTensor
 from graph.ops.queue_state import QueueState, set_deadline
 from graph.runtime.config import CPU_MEMORY_LIMIT, LOCAL_DEVICE_PREFIX, ConfigProto, DeviceAttributes
 from graph.runtime.executor import Context, execute
-from graph.runtime.fetches import expand_sparse_feeds, fetch_key
+from graph.runtime.fetches import expand_nested_feeds, expand_sparse_feeds, fetch_key
 from graph.runtime.plan import build_plan, convert_feed, fetch_value
 
 __all__ = ["BaseSession", "Session", "InteractiveSession"]
@@ -136,6 +136,8 @@ class BaseSession:
         if feed_dict is not None and type(feed_dict) is not dict and not isinstance(feed_dict, Mapping):
             raise TypeError("FlattenDictItems: 'dict' must be a dictionary or collection.Mapping type object, "
                             f"instead of '{type(feed_dict).__name__}'.")
+        if feed_dict and any(isinstance(key, tuple) for key in feed_dict):  # {(a, b): (va, vb)}, as TF
+            feed_dict = expand_nested_feeds(feed_dict)
         if feed_dict and SparseTensor in map(type, feed_dict):  # C-speed scan: most feeds have none
             feed_dict = expand_sparse_feeds(feed_dict)
         timeout = getattr(options, "timeout_in_ms", 0) if options is not None else 0

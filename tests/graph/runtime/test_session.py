@@ -345,3 +345,19 @@ def test_feed_dict_must_be_a_mapping_as_in_tensorflow(tf_module):
                     sess.run(x * 2.0, feed_dict=[(x, 1.0)])
                 messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.tf
+def test_tuple_feed_keys_are_flattened_with_their_values_as_in_tensorflow(tf_module):
+    results = []
+    for module in (ours_tf, tf_module):
+        with module.Graph().as_default():
+            a = module.placeholder(module.float32, [2])
+            b = module.placeholder(module.float32, [2])
+            with module.Session() as sess:
+                total = sess.run(a + b, {(a, b): (np.array([1.0, 2.0]), np.array([3.0, 4.0]))})
+                with pytest.raises(ValueError) as caught:
+                    sess.run(a + b, {(a, b): ([1, 2], [3, 4])})  # lists flatten to four scalars
+                results.append((total.tolist(), str(caught.value).split(" Key:")[0]))
+    assert results[0] == results[1] == ([4.0, 6.0], "Could not flatten dictionary. Key had 2 elements, but value "
+                                                    "had 4 elements.")
