@@ -124,7 +124,7 @@ _NAMESPACES = {
             "graph.ops.pooling_variants",
             "graph.gradients.custom_gradient", "graph.ops.embedding_ops", "graph.ops.top_k_ops",
             "graph.ops.candidate_sampling_ops", "graph.ops.nn_sampled_losses", "graph.layers.rnn",
-            "graph.layers.rnn_bidirectional"),
+            "graph.layers.rnn_bidirectional", "graph.layers.rnn_raw"),
            {"rnn_cell": "graph.compat.v1:_rnn_cell"},
            frozenset(("max_pool_grad", "max_pool_grad_grad", "avg_pool_grad", "lrn_grad",  # no tf.nn names
                       "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",

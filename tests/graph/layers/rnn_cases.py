@@ -123,12 +123,34 @@ def static_dropout_with_fed_keep_prob(tf):
     return tf.nn.static_rnn(cell, _steps(tf, _x(tf)), dtype=tf.float32)
 
 
+def raw_rnn_time_major_lstm(tf):
+    return raw_rnn_time_major_lstm_on(tf, _x(tf, time_major=True))
+
+
+def raw_rnn_time_major_lstm_on(tf, inputs):
+    """``tf.nn.raw_rnn`` over time-major ``inputs`` [4, 3, 5]: (stacked outputs, final state, final loop state)."""
+    lengths = tf.constant(LENGTHS)
+    inputs_ta = tf.TensorArray(dtype=tf.float32, size=4).unstack(inputs)
+    cell = tf.nn.rnn_cell.LSTMCell(3, num_proj=2)
+
+    def loop_fn(time, cell_output, cell_state, loop_state):  # the loop_fn of TF's raw_rnn docstring
+        next_state = cell.zero_state(3, tf.float32) if cell_output is None else cell_state
+        elements_finished = time >= lengths
+        next_input = tf.cond(tf.reduce_all(elements_finished), lambda: tf.zeros([3, 5], dtype=tf.float32),
+                             lambda: inputs_ta.read(time))
+        loop_state = tf.constant(0.0) if cell_output is None else loop_state + tf.reduce_sum(cell_output)
+        return elements_finished, next_input, next_state, cell_output, loop_state
+
+    outputs_ta, final_state, final_loop_state = tf.nn.raw_rnn(cell, loop_fn)
+    return outputs_ta.stack(), final_state, final_loop_state
+
+
 CASES = {case.__name__: case for case in (
     dynamic_basic_lstm, dynamic_basic_lstm_lengths, dynamic_gru_time_major, dynamic_lstm_peephole_projection,
     dynamic_lstm_concatenated_state, dynamic_multi_lstm, dynamic_wrapped_cells, dynamic_variational_dropout,
     bidirectional_dynamic, bidirectional_dynamic_no_lengths, static_basic_lstm, static_gru_lengths,
     static_multi_lstm_scope, static_bidirectional_lengths, two_dynamic_rnns_share_scope_names,
-    dynamic_unknown_batch_and_time, static_dropout_with_fed_keep_prob)}
+    dynamic_unknown_batch_and_time, static_dropout_with_fed_keep_prob, raw_rnn_time_major_lstm)}
 
 
 def feed_value(case_name: str) -> np.ndarray:

@@ -90,8 +90,16 @@ def _time_major_peephole_model(tf):
     return tf.reduce_mean(tf.square(outputs[-1] - Y)), lambda: tf.train.MomentumOptimizer(0.3, 0.9)
 
 
+def _raw_rnn_model(tf):
+    x = tf.placeholder(tf.float32, [3, 4, 5], name="x")
+    outputs, final_state, _ = rnn_cases.raw_rnn_time_major_lstm_on(tf, tf.transpose(x, [1, 0, 2]))
+    return tf.reduce_mean(tf.square(final_state.h - Y[:, :2])) + tf.reduce_mean(outputs), \
+        lambda: tf.train.RMSPropOptimizer(0.01)
+
+
 MODELS = {model.__name__: model for model in (
-    _dynamic_lstm_model, _static_gru_model, _bidirectional_stacked_dropout_model, _time_major_peephole_model)}
+    _dynamic_lstm_model, _static_gru_model, _bidirectional_stacked_dropout_model, _time_major_peephole_model,
+    _raw_rnn_model)}
 STEPS = 6
 
 

@@ -181,5 +181,5 @@ def test_public_names_are_tensorflows(tf_module):
     theirs = [name for name in dir(tf_module.nn.rnn_cell) if not name.startswith("_")]
     assert dir(tf.nn.rnn_cell) == theirs
     for name in ("static_rnn", "dynamic_rnn", "bidirectional_dynamic_rnn", "static_bidirectional_rnn",
-                 "static_state_saving_rnn"):
+                 "static_state_saving_rnn", "raw_rnn"):
         assert name in dir(tf.nn) and hasattr(tf_module.nn, name)
