@@ -73,7 +73,7 @@ _TOP_LEVEL_ALIASES = {
     "InteractiveSession": "graph.runtime.session:InteractiveSession",
     "ConfigProto": "graph.runtime.config:ConfigProto",
     "get_default_session": "graph.core.default_session:get_default_session",
-    "DeviceSpec": "graph.core.device:DeviceSpec",
+    "DeviceSpec": "graph.core.device_spec:DeviceSpecV1",  # compat.v1 exports the mutable V1 class
     "TensorShape": "graph.base.shapes:TensorShape",
     "Dimension": "graph.base.shapes:Dimension",
     "DType": "graph.base.dtypes:DType",
