@@ -18,6 +18,8 @@ from graph.base import nest
 from graph.base.shapes import TensorShape, as_shape
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Operation, Tensor, convert_to_tensor, name_scope
+from graph.core.indexed_slices import IndexedSlices
+from graph.core.sparse_tensor import SparseTensor
 from graph.ops import constant_ops
 from graph.ops import control_flow_ops
 from graph.ops.control_flow_frame_ops import enter, exit, is_loop_constant_enter, is_loop_exit, loop_cond, next_iteration
@@ -57,6 +59,45 @@ def _assert_same_structure(first, second) -> None:
         raise ValueError("The two structures don't have the same nested structure.\n\nFirst structure: "
                          f"type={type(first).__name__} str={first!r}\n\nSecond structure: "
                          f"type={type(second).__name__} str={second!r}")
+
+
+def _components(value) -> list:
+    """The tensors a loop variable travels as (TF's expand_composites): a TensorArray its flow, an
+    IndexedSlices (values, indices[, dense_shape]), a SparseTensor (indices, values, dense_shape)."""
+    if isinstance(value, tensor_array_ops.TensorArray):
+        return [value.flow]
+    if isinstance(value, IndexedSlices):
+        return [value.values, value.indices] + ([value.dense_shape] if value.dense_shape is not None else [])
+    if isinstance(value, SparseTensor):
+        return [value.indices, value.values, value.dense_shape]
+    return [value if isinstance(value, Tensor) else convert_to_tensor(value)]
+
+
+def _component_invariants(value, shape: TensorShape) -> list:
+    """Shape invariants of ``value``'s components from its own (an IndexedSlices': of its values, as TF says)."""
+    if isinstance(value, IndexedSlices):
+        rows = TensorShape(shape.as_list()[:1]) if shape.ndims is not None else TensorShape([None])
+        return [shape, rows] + ([TensorShape([shape.ndims])] if value.dense_shape is not None else [])
+    if isinstance(value, SparseTensor):
+        return [TensorShape([None, shape.ndims]), TensorShape([None]), TensorShape([shape.ndims])]
+    return [shape]
+
+
+def _rebuild(templates: list, tensors: list) -> list:
+    """Loop variables shaped as ``templates`` (flat loop variables) made of ``tensors``, their components."""
+    parts = iter(tensors)
+    rebuilt = []
+    for template in templates:
+        if isinstance(template, tensor_array_ops.TensorArray):
+            rebuilt.append(tensor_array_ops.with_flow(template, next(parts)))
+        elif isinstance(template, IndexedSlices):
+            values, indices = next(parts), next(parts)
+            rebuilt.append(IndexedSlices(values, indices, next(parts) if template.dense_shape is not None else None))
+        elif isinstance(template, SparseTensor):
+            rebuilt.append(SparseTensor(next(parts), next(parts), next(parts)))
+        else:
+            rebuilt.append(next(parts))
+    return rebuilt
 
 
 class _NoContext:
@@ -266,13 +307,15 @@ class WhileContext:
     def BuildLoop(self, pred, body, loop_vars, shape_invariants, return_same_structure: bool = False):
         """Adds the loop's condition and body to the graph; returns the Exit tensors in ``loop_vars``' shape."""
         flat_orig = nest.flatten(loop_vars)
-        flat_vars = [tensor_array_ops.to_flow(v) for v in flat_orig]
-        flat_vars = [v if isinstance(v, Tensor) else convert_to_tensor(v) for v in flat_vars]
+        flat_vars = [tensor for value in flat_orig for tensor in _components(value)]
         if shape_invariants is not None:
             _assert_same_structure(loop_vars, shape_invariants)
-            invariants = [as_shape(s) for s in nest.flatten(shape_invariants)]
-        else:
-            invariants = [v.shape for v in flat_vars]
+            invariants = [shape for value, invariant in zip(flat_orig, nest.flatten(shape_invariants))
+                          for shape in _component_invariants(value, as_shape(invariant))]
+        else:  # a SparseTensor's as its TypeSpec gives them: only the dense shape's rank is kept
+            invariants = [shape for value in flat_orig for shape in
+                          (_component_invariants(value, value.shape) if isinstance(value, SparseTensor)
+                           else [t.shape for t in _components(value)])]
         self.Enter()
         try:
             original_body_result, exit_vars = self._build_loop(pred, body, loop_vars, flat_orig, flat_vars,
@@ -280,7 +323,7 @@ class WhileContext:
         finally:
             self.Exit()
         flat_result = nest.flatten(original_body_result)
-        exits = [tensor_array_ops.with_flow(r, e) for r, e in zip(flat_result, exit_vars)]
+        exits = _rebuild(flat_result, exit_vars)
         packed = nest.pack_sequence_as(original_body_result, exits)
         if return_same_structure:
             return packed
@@ -318,20 +361,18 @@ class WhileContext:
 
         merge_vars = [control_flow_ops.merge([x, x])[0] for x in enter_vars]
         self._pivot_for_pred = merge_vars[0]
-        packed = nest.pack_sequence_as(loop_vars, [tensor_array_ops.with_flow(o, m)
-                                                   for o, m in zip(flat_orig, merge_vars)])
+        packed = nest.pack_sequence_as(loop_vars, _rebuild(flat_orig, merge_vars))
         condition = convert_to_tensor(pred(*packed))
         self._pivot = loop_cond(condition, name="LoopCond")
         switch_vars = [control_flow_ops.switch_ref_or_tensor(x, self._pivot) for x in merge_vars]
         vars_for_body = [constant_ops.identity(x[1]) for x in switch_vars]
         self._pivot_for_body = vars_for_body[0]
-        packed_body = nest.pack_sequence_as(loop_vars, [tensor_array_ops.with_flow(o, v)
-                                                        for o, v in zip(flat_orig, vars_for_body)])
+        packed_body = nest.pack_sequence_as(loop_vars, _rebuild(flat_orig, vars_for_body))
         body_result = body(*packed_body)
         if not isinstance(body_result, (list, tuple, dict)):
             body_result = [body_result]
         _assert_same_structure(list(packed_body), list(body_result))
-        result = [convert_to_tensor(tensor_array_ops.to_flow(v)) for v in nest.flatten(body_result)]
+        result = [tensor for value in nest.flatten(body_result) for tensor in _components(value)]
         if len(merge_vars) != len(result):
             raise ValueError("Number of inputs and outputs of 'body' must match 'loop_vars'. Got "
                              f"{len(merge_vars)} for the number of inputs/outputs, and {len(result)} for "

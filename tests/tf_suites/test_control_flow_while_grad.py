@@ -13,7 +13,6 @@ import numpy as np
 from tests.tf_suites.harness import TestCase, private, skip_both, skip_ours, tf
 
 MAP_FN = "not yet emulated: tf.map_fn / tf.scan (functional_ops)"
-COMPOSITE_LOOP_VARS = "not yet emulated: IndexedSlices / SparseTensor loop variables"
 
 
 def _stack_op(name: str):
@@ -454,7 +453,6 @@ class ControlFlowTest(TestCase):
         self.assertEqual(0, value_x)
         self.assertEqual(73, value_x_grad)
 
-    @skip_ours(COMPOSITE_LOOP_VARS)
     def testWhileGrad_IndexedSlices(self):
         with self.cached_session():
             values = tf.constant([2.0, 4.0], name="values")
@@ -473,7 +471,6 @@ class ControlFlowTest(TestCase):
             r = tf.gradients(r.values, values)[0]
             self.assertAllClose(np.array([1024.0, 1024.0]), self.evaluate(r))
 
-    @skip_ours(COMPOSITE_LOOP_VARS)
     def testWhileGrad_SparseTensor(self):
         with self.cached_session():
             values = tf.constant([2.0, 4.0], name="values")

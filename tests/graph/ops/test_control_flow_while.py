@@ -229,3 +229,32 @@ def test_our_while_loop_exports_a_while_context_tensorflow_imports_and_runs(tf1,
                                                                                              "while/Exit_1:0"]
     with tf1.Session() as sess:
         assert sess.run(["while/Exit:0", "while/Exit_1:0"]) == [4, 16]
+
+
+def _composite_loop_variables(tf):
+    values = tf.constant([2.0, 4.0], name="values")
+    slices = tf.IndexedSlices(values, tf.constant([0, 3], name="indices"), tf.constant([10], name="dense_shape"))
+    sparse = tf.SparseTensor(tf.constant([[0], [3]], dtype=tf.int64), values, tf.constant([10], dtype=tf.int64))
+
+    def body(i, x, s):
+        return [i + 1, tf.IndexedSlices(x.values * 2.0, x.indices, x.dense_shape),
+                tf.SparseTensor(s.indices, s.values * 3.0, s.dense_shape)]
+    _, x, s = tf.while_loop(lambda i, *_: i < 3, body, [tf.constant(0), slices, sparse])
+    return values, [x.values, x.indices, s.values]
+
+
+@pytest.mark.tf
+def test_indexed_slices_and_sparse_tensor_loop_variables_match_tensorflow(tf1):
+    # Each travels as its component tensors (TF's expand_composites): one Enter/Merge/Switch/Exit each.
+    (ours, (our_values, mine)), (theirs, (values, real)) = assert_same_graph_v1(tf1, _composite_loop_variables)
+    # the gradient reaches the values through their loop (values only: the gradient graph's dead Shape
+    # ops differ, math_grad's business)
+    real.append(tf1.gradients(real[0] + real[2], values)[0])
+    with ours.as_default():
+        mine.append(tf_ours.gradients(mine[0] + mine[2], our_values)[0])
+    with tf1.Session(graph=theirs) as sess:
+        expected = sess.run(real)
+    with tf_ours.Session(graph=ours) as sess:
+        for got, want in zip(sess.run(mine), expected):
+            np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(expected[3], [35.0, 35.0])
