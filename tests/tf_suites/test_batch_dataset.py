@@ -1,7 +1,7 @@
 """TensorFlow's ``tf.data.Dataset.batch()`` suite (BatchTest), on both backends.
 
-Port of the BatchTest class of tensorflow/python/data/kernel_tests/batch_test.py (tensorflow/tensorflow at
-0337b19fa6a7): the same test methods, inputs and expected values, rewritten against ``harness.tf`` in graph
+Port of tensorflow/python/data/kernel_tests/batch_test.py (tensorflow/tensorflow at 0337b19fa6a7), its
+BatchTest class: the same test methods, inputs and expected values, rewritten against ``harness.tf`` in graph
 mode; combinations become parameters.  The checkpoint and random-access classes test TF2-only APIs and
 are not ported.  The original is Copyright 2017 The TensorFlow Authors, licensed under the Apache License,
 Version 2.0.

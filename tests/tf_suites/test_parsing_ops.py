@@ -1,7 +1,7 @@
 """TensorFlow's ``parse_example`` suite (ParseExampleTest, the dense / sparse / padded-sequence methods), both backends.
 
-Port of the ParseExampleTest methods of tensorflow/python/kernel_tests/io_ops/parsing_ops_test.py
-(tensorflow/tensorflow at 12b1327dca61) up to ``testSerializedContainingMisalignedRaggedFeatureRowLengths``:
+Port of tensorflow/python/kernel_tests/io_ops/parsing_ops_test.py (tensorflow/tensorflow at 12b1327dca61),
+the ParseExampleTest methods up to ``testSerializedContainingMisalignedRaggedFeatureRowLengths``:
 the same inputs and expected values, rewritten against ``harness.tf`` in graph mode, Example protos built
 with ``tf.train.Example``.  The file's later classes (single examples, sequence examples, raw ops) are
 not ported.  The original is Copyright 2015 The TensorFlow Authors, licensed under the Apache License,

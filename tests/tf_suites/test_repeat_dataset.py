@@ -1,7 +1,7 @@
 """TensorFlow's ``tf.data.Dataset.repeat()`` suite (RepeatTest), on both backends.
 
-Port of the RepeatTest class of tensorflow/python/data/kernel_tests/repeat_test.py (tensorflow/tensorflow at
-0304934138cb): the same test methods, inputs and expected values, rewritten against ``harness.tf`` in
+Port of tensorflow/python/data/kernel_tests/repeat_test.py (tensorflow/tensorflow at 0304934138cb), its
+RepeatTest class: the same test methods, inputs and expected values, rewritten against ``harness.tf`` in
 graph mode; its ``count`` combinations become one test per count.  The file's checkpoint, random-access
 and global-shuffle classes test TF2-only APIs and are not ported.  The original is Copyright 2017 The
 TensorFlow Authors, licensed under the Apache License, Version 2.0.

@@ -1,7 +1,7 @@
 """TensorFlow's ``tf.data.Dataset.shuffle()`` suite (ShuffleTest, graph-mode methods), on both backends.
 
-Port of the ShuffleTest class of tensorflow/python/data/kernel_tests/shuffle_test.py (tensorflow/tensorflow at
-051106589f17): the graph-mode test methods with the same inputs and expected values, rewritten against
+Port of tensorflow/python/data/kernel_tests/shuffle_test.py (tensorflow/tensorflow at 051106589f17), its
+ShuffleTest class: the graph-mode test methods with the same inputs and expected values, rewritten against
 ``harness.tf``; combinations become parameters.  Eager-only methods, ``testRerandomizeOnReplicate`` (a
 TF-private graph round trip) and the checkpoint class are not ported.  The original is Copyright 2017
 The TensorFlow Authors, licensed under the Apache License, Version 2.0.
