@@ -45,7 +45,7 @@ _NOT_TOP_LEVEL = frozenset((
     "example_features",
     # tf.linalg only
     "slogdet", "adjoint", "logdet",
-    "WhileContext", "enter", "exit", "next_iteration", "loop_cond", "is_loop_enter", "is_loop_exit",
+    "WhileContext", "enter", "exit", "next_iteration", "loop_cond", "control_trigger", "is_loop_enter", "is_loop_exit",
     "is_loop_constant_enter", "to_flow", "with_flow", "ENTER_TYPES", "EXIT_TYPES", "NEXT_ITERATION_TYPES",
     # protos and classes TF keeps in sub-modules only
     "VariableDef", "SaveSliceInfoDef", "PartitionedVariable", "RefVariable", "VariableV1", "DeviceSpecV1",
