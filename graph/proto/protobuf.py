@@ -342,6 +342,33 @@ class Message:
         """Unsets field ``name`` (ClearField)."""
         self._values.pop(name, None)
 
+    # protobuf's generated-class spellings, for scripts written against TensorFlow's *_pb2 messages.
+    def HasField(self, field_name: str) -> bool:  # noqa: N802
+        """protobuf's HasField: whether a singular field is set (ValueError for repeated or unknown names)."""
+        field = type(self)._by_name.get(field_name)
+        if field is None or field.repeated:
+            raise ValueError(f'Protocol message {type(self).__name__} has no singular "{field_name}" field.')
+        return self.has(field_name)
+
+    def ClearField(self, field_name: str) -> None:  # noqa: N802
+        """protobuf's ClearField (ValueError for a name the message does not declare)."""
+        if field_name not in type(self)._by_name:
+            raise ValueError(f'Protocol message {type(self).__name__} has no "{field_name}" field.')
+        self.clear(field_name)
+
+    def WhichOneof(self, oneof_group: str) -> str | None:  # noqa: N802
+        """protobuf's WhichOneof."""
+        return self.which_oneof(oneof_group)
+
+    def SerializeToString(self, deterministic: bool = False) -> bytes:  # noqa: N802
+        """protobuf's SerializeToString."""
+        return self.to_bytes(deterministic)
+
+    @classmethod
+    def FromString(cls, data) -> Message:  # noqa: N802
+        """protobuf's FromString."""
+        return cls.from_bytes(data)
+
     def to_bytes(self, deterministic: bool = False) -> bytes:
         """Serializes this message (SerializeToString)."""
         out: list = []

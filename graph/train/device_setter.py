@@ -13,6 +13,7 @@ from typing import Any
 from collections.abc import Callable, Iterable, Mapping
 
 from graph.core.device_spec import DeviceSpec
+from graph.proto.cluster import ClusterDef, JobDef
 
 # Op types placed on parameter servers by default (device_setter.py `STANDARD_PS_OPS`, TF 2.21).
 STANDARD_PS_OPS = ("Variable", "VariableV2", "AutoReloadVariable",
@@ -33,8 +34,8 @@ _logger = logging.getLogger("graph.core.device")
 class ClusterSpec:
     """A cluster as jobs of tasks (network addresses); minimal TF ``tf.train.ClusterSpec``."""
 
-    def __init__(self, cluster: Mapping[str, Any] | ClusterSpec) -> None:
-        """Builds from {job: [address, ...]} or {job: {task_index: address}} or another ClusterSpec.
+    def __init__(self, cluster: Mapping[str, Any] | ClusterSpec | ClusterDef) -> None:
+        """Builds from {job: [address, ...]}, {job: {task_index: address}}, a ClusterDef or a ClusterSpec.
 
         Raises:
           TypeError: if `cluster` or a job's tasks have the wrong type.
@@ -42,6 +43,9 @@ class ClusterSpec:
         if isinstance(cluster, ClusterSpec):
             # TF copies through the ClusterDef proto, which holds jobs sorted by name.
             self._cluster_spec = {job: dict(tasks) for job, tasks in sorted(cluster._cluster_spec.items())}
+            return
+        if isinstance(cluster, ClusterDef):
+            self._cluster_spec = {job.name: dict(job.tasks) for job in cluster.job}
             return
         if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
@@ -113,6 +117,11 @@ class ClusterSpec:
         for index, address in job.items():
             addresses[index] = address
         return addresses
+
+    def as_cluster_def(self) -> ClusterDef:
+        """The cluster as a ClusterDef message: jobs sorted by name, as TF builds it."""
+        return ClusterDef(job=[JobDef(name=job, tasks=dict(sorted(tasks.items())))
+                               for job, tasks in sorted(self._cluster_spec.items())])
 
     def as_dict(self) -> dict:
         """{job: [address, ...]} for dense jobs, {job: {index: address}} for sparse ones, {} for empty."""
@@ -186,7 +195,7 @@ def replica_device_setter(ps_tasks: int = 0, ps_device: str | None = "/job:ps",
       ps_device: device of the ps job; "" or None disables ps placement.
       worker_device: device of the worker job; "" or None means no worker constraint.
       merge_devices: merge into an op's existing device (True) or keep a set device untouched (False).
-      cluster: dict or ClusterSpec; the number of tasks of `ps_device`'s job gives ps_tasks.
+      cluster: dict, ClusterSpec or ClusterDef; the number of tasks of `ps_device`'s job gives ps_tasks.
       ps_ops: op types placed on ps; default STANDARD_PS_OPS.
       ps_strategy: callable op -> ps task index; default round robin over the ps tasks.
 

@@ -4,6 +4,8 @@ test_text_format.py)."""
 import ast
 import pathlib
 
+import pytest
+
 import graph.proto
 from tests.graph.proto_messages import Kitchen, Saverish, Shape
 
@@ -40,3 +42,19 @@ def test_messages_know_nothing_of_text_format_and_proto_imports_only_below():
     for path in sorted(package.glob("*.py")):
         ours = {name for name in _imports(path) if name == "graph" or name.startswith("graph.")}
         assert all(name.startswith(("graph.base", "graph.errors", "graph.proto")) for name in ours), (path.name, ours)
+
+
+def test_protobuf_method_spellings():
+    """HasField / ClearField / WhichOneof / SerializeToString / FromString as protobuf's generated classes."""
+    from graph.proto.framework import AttrValue, NodeDef
+    node = NodeDef(name="a", op="Const", input=["b"])
+    node.attr["x"] = AttrValue(i=3)
+    assert node.HasField("experimental_debug_info") is False
+    with pytest.raises(ValueError, match='no singular "input" field'):
+        node.HasField("input")
+    with pytest.raises(ValueError, match='no "nope" field'):
+        node.ClearField("nope")
+    assert node.attr["x"].WhichOneof("value") == "i"
+    assert NodeDef.FromString(node.SerializeToString()) == node
+    node.ClearField("input")
+    assert node.input == []
