@@ -21,7 +21,8 @@ from graph.train.global_step import GLOBAL_STEP_READ_KEY, get_global_step
 from graph.variables.variables import Variable
 from saver.loops.session_run_hook import SessionRunArgs, SessionRunHook
 
-__all__ = ["SecondOrStepTimer", "NeverTriggerTimer", "global_step_read_tensor", "require_global_step_read", "StopAtStepHook",
+__all__ = ["SecondOrStepTimer", "NeverTriggerTimer", "global_step_read_tensor", "increment_global_step",
+           "require_global_step_read", "StopAtStepHook",
            "LoggingTensorHook", "StepCounterHook", "NanLossDuringTrainingError", "NanTensorHook", "FinalOpsHook",
            "FeedFnHook", "GlobalStepWaiterHook"]
 
@@ -108,6 +109,23 @@ def global_step_read_tensor(graph=None):
         read = value + 0
         g.add_to_collection(GLOBAL_STEP_READ_KEY, read)
     return read
+
+
+def increment_global_step(increment, graph=None):
+    """``assign_add(global_step, increment)`` run after the cached read (TF's ``_increment_global_step``).
+
+    Raises:
+        ValueError: if the graph has no global step.
+    """
+    graph = graph or graph_lib.get_default_graph()
+    step = get_global_step(graph)
+    if step is None:
+        raise ValueError("Global step tensor should be created by tf.train.get_or_create_global_step before "
+                         "calling increment.")
+    read = global_step_read_tensor(graph)
+    with graph.as_default() as g, g.name_scope(None), g.name_scope(step.op.name + "/"):
+        with g.control_dependencies([read]):  # the read sees the step before this increment
+            return state_ops.assign_add(step, increment)
 
 
 def require_global_step_read(hook: str):
