@@ -17,6 +17,7 @@ import sys as _sys
 import types as _types
 
 import graph.ops as _ops  # noqa: F401  (loads every op family: their kernels and the Tensor operators)
+import graph.variables.resource_variables as _resource_variables  # noqa: F401  (what use_resource=True builds)
 
 # Modules whose public names (``__all__``) appear at the top level of tf, first match wins.
 _TOP_LEVEL_MODULES = (
@@ -70,6 +71,9 @@ _TOP_LEVEL_ALIASES = {
     "random_uniform": "graph.ops.random_ops:random_uniform",
     "Module": "graph.tracking.module:Module",
     "Session": "graph.runtime.session:Session",
+    "enable_resource_variables": "graph.variables.resource_toggle:enable_resource_variables",
+    "disable_resource_variables": "graph.variables.resource_toggle:disable_resource_variables",
+    "resource_variables_enabled": "graph.variables.resource_toggle:resource_variables_enabled",
     "InteractiveSession": "graph.runtime.session:InteractiveSession",
     "ConfigProto": "graph.runtime.config:ConfigProto",
     "get_default_session": "graph.core.default_session:get_default_session",

@@ -56,6 +56,8 @@ def gather(params, indices, validate_indices=None, name: str | None = None, axis
     """Gathers slices of ``params`` at ``indices`` along ``axis`` (``GatherV2``)."""
     if batch_dims:
         raise NotImplementedError("gather with batch_dims is not supported by this emulator.")
+    if (axis is None or (isinstance(axis, int) and axis == 0)) and hasattr(params, "sparse_read"):
+        return params.sparse_read(indices, name=name)  # a resource variable: ResourceGather, as TF's gather
     graph = graph_lib.get_graph_from_inputs([params, indices])
     with graph.as_default(), graph.name_scope(name or "GatherV2") as scope:
         params = convert_to_tensor(params, name="params")

@@ -28,7 +28,10 @@ _GUARD_STOP_TYPES = frozenset(("IsVariableInitialized", "VarIsInitializedOp", "R
 # Ops whose input 0 is the variable they write: that edge is a write, not a read.
 _WRITE_OP_TYPES = frozenset(("Assign", "AssignAdd", "AssignSub", "ScatterUpdate", "ScatterAdd", "ScatterSub",
                              "ScatterMul", "ScatterDiv", "ScatterMin", "ScatterMax", "ScatterNdUpdate",
-                             "ScatterNdAdd", "ScatterNdSub", "CountUpTo"))
+                             "ScatterNdAdd", "ScatterNdSub", "CountUpTo", "AssignVariableOp", "AssignAddVariableOp",
+                             "AssignSubVariableOp", "ResourceScatterUpdate", "ResourceScatterAdd",
+                             "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv", "ResourceScatterMin",
+                             "ResourceScatterMax"))
 
 
 # ----------------------------------------------------------------- guarding initial values

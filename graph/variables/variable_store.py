@@ -21,6 +21,7 @@ from graph.ops import array_index_ops
 from graph.variables import initializers as init_ops
 from graph.variables import synchronization as synchronization_lib
 from graph.variables import variables
+from graph.variables import resource_variables  # noqa: F401  (registers the class use_resource=True builds)
 from graph.core.graph import GraphKeys, Tensor
 from graph.variables.partitioning import (PartitionedVariable, _call_partitioner, _get_slice_dim_and_num_slices,
                                 _iter_slices, _PartitionInfo)

@@ -27,6 +27,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.variables import initialization_order
+from graph.variables import resource_toggle
 from graph.ops import constant_ops as ops
 from graph.ops import control_flow_ops
 from graph.ops import state_ops
@@ -48,6 +49,14 @@ class Variable:
     """A TensorFlow 1.x graph variable (``RefVariable``): VariableV2 + Assign initializer + read snapshot."""
 
     SaveSliceInfo = SaveSliceInfo
+
+    def __new__(cls, *args, use_resource: bool | None = None, **kwargs):
+        """TF's VariableV1 dispatch: a ResourceVariable for ``use_resource`` (or after enable_resource_variables)."""
+        if cls is Variable and kwargs.get("variable_def") is None and (
+                use_resource or (use_resource is None and resource_toggle.resource_variables_enabled())):
+            return super().__new__(resource_toggle.resource_variable_class())
+        return super().__new__(cls)
+
     # Lets a Variable's reflected operators win over numpy arrays (TF's comment on RefVariable).
     __array_priority__ = 100
 
@@ -62,12 +71,8 @@ class Variable:
         Raises:
             ValueError: if both or neither of ``initial_value`` and ``variable_def`` are given, if the
                 initial value's shape is not fully known while ``validate_shape``, or for bad arguments.
-            NotImplementedError: for ``use_resource=True`` (resource variables are not emulated).
         """
         del expected_shape  # deprecated and ignored, as in TensorFlow
-        if use_resource:
-            raise NotImplementedError("Resource variables (use_resource=True) are not emulated; this package "
-                                      "builds TensorFlow 1.x reference variables (VariableV2).")
         if variable_def is not None:
             if initial_value is not None:
                 raise ValueError(f"variable_def and initial_value are mutually exclusive. Received: "

@@ -21,12 +21,14 @@ from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys, Tensor
 from graph.ops import array_ops
+from graph.ops import constant_ops
+from graph.ops import resource_variable_ops
 from graph.ops import state_ops
 from graph.variables.partitioning import PartitionedVariable
 from graph.variables.variables import Variable
 
 __all__ = [
-    "SaveSpec", "SaveableObject", "ReferenceVariableSaveable", "op_list_to_dict",
+    "SaveSpec", "SaveableObject", "ReferenceVariableSaveable", "ResourceVariableSaveable", "op_list_to_dict",
     "validate_and_slice_inputs", "saveable_objects_for_op", "set_cpu0", "all_saveable_objects",
     "is_variable", "is_partitioned_variable", "slice_spec_string", "specs_of",
 ]
@@ -138,6 +140,39 @@ class ReferenceVariableSaveable(SaveableObject):
         return state_ops.assign(self.op, restored_tensor, validate_shape=validate_shape)
 
 
+class ResourceVariableSaveable(SaveableObject):
+    """A resource variable (or a slice of one): saves its ``Read/ReadVariableOp``, restores with AssignVariableOp."""
+
+    def __init__(self, var, slice_spec: str, name: str):
+        if isinstance(var, Tensor):  # a handle (VarHandleOp) or a read of one (ReadVariableOp), as TF accepts
+            self.handle_op = var if var.op.type == "VarHandleOp" else var.op.inputs[0]
+            tensor = var if var.op.type == "ReadVariableOp" else resource_variable_ops.read_variable_op(
+                var, var.op.get_attr("dtype"))
+            dtype, self._var_shape = tensor.dtype, tensor.shape
+        else:
+            self.handle_op = var.handle
+            tensor, dtype, self._var_shape = var._graph_element, var.dtype, var.shape
+        self._var_device = self.handle_op.device
+        super().__init__(var, [SaveSpec(tensor, slice_spec, name, dtype=dtype, device=self._var_device)], name)
+
+    def restore(self, restored_tensors, restored_shapes):
+        """``AssignVariableOp(handle, Identity(restored))``, on the variable's device, as TF's saveable."""
+        restored_tensor = restored_tensors[0]
+        if restored_shapes is not None:
+            restored_tensor = array_ops.reshape(restored_tensor, restored_shapes[0])
+        with graph_lib.get_default_graph().device(self._var_device):
+            restored_tensor = constant_ops.identity(restored_tensor)
+            return resource_variable_ops.assign_variable_op(self.handle_op, restored_tensor)
+
+
+def _is_resource(value) -> bool:
+    """A resource variable object, or a tensor of one (its handle or a ReadVariableOp)."""
+    if isinstance(value, Tensor):
+        return value.op.type in ("VarHandleOp", "ReadVariableOp")
+    return is_variable(value) and getattr(value, "dtype", None) is not None and \
+        not value.dtype._is_ref_dtype and hasattr(value, "handle")
+
+
 def _assign_ref(ref: Tensor, value: Tensor, validate_shape: bool) -> Tensor:
     """The ``Assign`` op state_ops.assign builds (same name, attrs, colocation), without its per-call
     conversions: a Saver creates one per variable, so this is on the 10,000-variable path."""
@@ -202,6 +237,10 @@ def op_list_to_dict(op_list, convert_variable_to_tensor: bool = True) -> dict:
                 names_to_saveables[name].append(var)
             else:
                 names_to_saveables[name] = [var]
+        elif _is_resource(var) and not isinstance(var, Tensor):
+            if var._shared_name in names_to_saveables:
+                raise ValueError(f"At least two variables have the same name: {var._shared_name}")
+            names_to_saveables[var._shared_name] = var
         else:
             if convert_variable_to_tensor:
                 try:
@@ -249,7 +288,10 @@ def saveable_objects_for_op(op, name: str) -> Iterable[SaveableObject]:
             elif slice_name != variable._save_slice_info.full_name:
                 raise ValueError(f"Slices must all be from the same tensor: {slice_name} != "
                                  f"{variable._save_slice_info.full_name}")
-            yield ReferenceVariableSaveable(variable, slice_spec_string(variable._save_slice_info), name)
+            saveable_class = ResourceVariableSaveable if _is_resource(variable) else ReferenceVariableSaveable
+            yield saveable_class(variable, slice_spec_string(variable._save_slice_info), name)
+    elif _is_resource(op):
+        yield ResourceVariableSaveable(op, "", name)
     else:
         try:
             variable = graph_lib.convert_to_tensor(op, as_ref=True)
