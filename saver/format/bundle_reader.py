@@ -15,6 +15,9 @@ replaced or deleted meanwhile is seen whole, old or new, or not at all, and stay
 Entries are decoded on first use and cached.  Numeric tensors are read straight into the
 destination array with ``preadv`` and checksummed over that same memory; a BIG-endian bundle
 is byte-swapped in place.  Every size, shape and offset is validated before anything is allocated.
+
+A prefix at an fsspec URL is read in place by byte ranges (bundle_files.RemoteDataFileReader): the
+index once, then each tensor's range.  Object stores have no inodes: the reopen check is local only.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.base import crc
-from graph.platform.file_io import open_regular, read_open
+from graph.platform.file_io import local_path, open_regular, read_open
 from saver.format.bundle_entry import (CANONICAL_TAIL, HEADER_KEY, BundleEntry, check_versions, decode_dtype_and_shape,
                                       decode_entry, key_bytes, key_str)
-from saver.format.bundle_files import DataFileReader, data_filename, file_id, index_filename, stat_id
+from saver.format.bundle_files import (DataFileReader, RemoteDataFileReader, data_filename, file_id, index_filename,
+                                      read_remote_index, stat_id)
 from saver.format.bundle_strings import read_string_tensor
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import BundleEntryProto, BundleHeaderProto, Message
@@ -59,7 +63,11 @@ class BundleReader:
     def __init__(self, prefix: str):
         self.prefix = os.fspath(prefix)
         self.index_path = index_filename(self.prefix)
-        self._files: dict[int, DataFileReader] = {}
+        self._files: dict[int, DataFileReader | RemoteDataFileReader] = {}
+        self.remote = local_path(self.prefix) is None
+        if self.remote:  # an fsspec URL: the index is read, data files are opened when a key needs them
+            self._read_header(read_remote_index(self.index_path, self.prefix))
+            return
         # A checkpoint replaced or deleted while we open it (BundleWriter removes the old index
         # before it replaces the data): open the index, then the data files, then check that the
         # index is still the file we read.  If so, the data files opened belong to it (the next
@@ -301,8 +309,8 @@ class BundleReader:
                 raise DataLossError(None, None, f"{self.index_path}: key {key} names shard {shard_id} but the bundle has "
                                     f"{self.num_shards} shard(s)")
             path = data_filename(self.prefix, shard_id, self.num_shards)
-            file = self._files[shard_id] = DataFileReader(
-                path, f" (data file of checkpoint {self.prefix}, needed for key {key})")
+            opener = RemoteDataFileReader if self.remote else DataFileReader
+            file = self._files[shard_id] = opener(path, f" (data file of checkpoint {self.prefix}, needed for key {key})")
         return file
 
     def _locate(self, key: str, record: BundleEntry) -> DataFileReader:

@@ -13,10 +13,11 @@ Path resolution (what ``load_checkpoint`` accepts)::
 The chosen prefix is ``reader.prefix``; ``reader.resolved_from`` says how it was found.
 Shape and dtype maps hide the ``\\x00`` slice keys of partitioned tensors, as TF's do.
 
-An fsspec URL (``memory://``, ``s3://`` ...) is read from a staged copy: the bundle reader reads tensors
-on demand from local files, so :func:`load_checkpoint` copies the checkpoint's files (resolved the same
-way: a directory's state file, or a prefix, or one of its files) into a private temporary directory
-and removes the copy when the reader is closed.  ``file://`` URLs are read in place.
+An fsspec URL (``memory://``, ``s3://`` ...) is resolved the same way (a directory's state file, or a
+prefix, or one of its files) and a V2 bundle there is read in place with ranged reads
+(saver/format/bundle_remote.py): opening and listing read the ``.index`` only, ``get_tensor`` reads
+just that tensor's byte range.  Only a V1 table at a URL is still staged through a private local copy
+(:class:`StagedCheckpointReader`, removed on close).  ``file://`` URLs are read in place.
 """
 
 from __future__ import annotations
@@ -78,8 +79,15 @@ class CheckpointReader:
     """
 
     def __init__(self, filepattern: str):
-        self.prefix, self.resolved_from = resolve_checkpoint_path(filepattern)
-        if os.path.exists(index_filename(self.prefix)):
+        if file_io.local_path(filepattern) is None:  # a URL: V2 only, read by ranges
+            self.prefix = _resolve_url(filepattern)
+            self.resolved_from = "prefix as given" if self.prefix == filepattern else f"URL {filepattern}"
+            if not file_io.exists(index_filename(self.prefix)):
+                raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+                                    f"matching files for {self.prefix} (no {index_filename(self.prefix)})")
+        else:
+            self.prefix, self.resolved_from = resolve_checkpoint_path(filepattern)
+        if file_io.exists(index_filename(self.prefix)):
             self.format = "V2"
             self._bundle: BundleReader | None = BundleReader(self.prefix)
             self._v1: V1Reader | None = None
@@ -223,13 +231,17 @@ def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - T
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
     """TF's ``tf.train.load_checkpoint``: a reader for a directory, prefix or checkpoint file.
 
-    An fsspec URL (``memory://``, ``s3://``, ...) is read through a staged local copy, removed when the
-    reader is closed; ``file://`` URLs are read in place.
+    A V2 checkpoint at an fsspec URL (``memory://``, ``s3://``, ...) is read in place by byte ranges; a
+    V1 table there through a staged local copy, removed when the reader is closed; ``file://`` URLs are
+    local paths.
     """
     local = file_io.local_path(ckpt_dir_or_file)
-    if local is None:
-        return StagedCheckpointReader(ckpt_dir_or_file)
-    return CheckpointReader(local)
+    if local is not None:
+        return CheckpointReader(local)
+    url = _resolve_url(ckpt_dir_or_file)
+    if file_io.exists(index_filename(url)) or not file_io.glob(file_io.glob_escape(url) + "*"):
+        return CheckpointReader(url)  # a V2 bundle, or nothing there (TF's NotFoundError)
+    return StagedCheckpointReader(url)
 
 
 def list_variables(ckpt_dir_or_file: str) -> list[tuple[str, list[int]]]:

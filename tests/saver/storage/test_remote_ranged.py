@@ -1,0 +1,134 @@
+"""Remote checkpoints read by byte ranges (issue 15): a file system that counts the bytes it serves."""
+
+import secrets
+
+import numpy as np
+import pytest
+
+fsspec = pytest.importorskip("fsspec")
+
+from fsspec.implementations.memory import MemoryFileSystem  # noqa: E402
+
+from graph.errors import DataLossError, NotFoundError  # noqa: E402
+from saver.format.bundle import write_checkpoint  # noqa: E402
+from saver.format.bundle_files import CHUNK_SIZE  # noqa: E402
+from saver.format.bundle_reader import BundleReader  # noqa: E402
+from saver.storage.reader import CheckpointReader, list_variables, load_checkpoint, load_variable  # noqa: E402
+
+
+class CountingFileSystem(MemoryFileSystem):
+    """An in-memory store of its own that counts the bytes (and requests) it serves."""
+
+    protocol = "countmem"
+    store: dict = {}
+    pseudo_dirs = [""]
+    served = 0
+    requests = 0
+
+    @classmethod
+    def _strip_protocol(cls, path):
+        return super()._strip_protocol(path.replace("countmem://", "memory://", 1))
+
+    def cat_file(self, path, start=None, end=None, **kwargs):
+        data = super().cat_file(path, start=start, end=end, **kwargs)
+        CountingFileSystem.served += len(data)
+        CountingFileSystem.requests += 1
+        return data
+
+    def _open(self, path, mode="rb", **kwargs):
+        file = super()._open(path, mode, **kwargs)
+        if "r" in mode:
+            read = file.read
+
+            def counted(*args):
+                data = read(*args)
+                CountingFileSystem.served += len(data)
+                CountingFileSystem.requests += 1
+                return data
+            file.read = counted
+        return file
+
+
+fsspec.register_implementation("countmem", CountingFileSystem, clobber=True)
+
+
+@pytest.fixture
+def store():
+    """A local checkpoint of a few tensors (one of several chunks) copied to countmem://; yields its URL prefix."""
+    import tempfile
+    import os
+    values = {"big": np.arange(3 * CHUNK_SIZE // 4 + 5, dtype=np.float32),  # 3 chunks and a bit
+              "small": np.array([1.5, -2.0], np.float64),
+              "text": np.array([b"a", b"bc"], dtype=object),
+              "x/y": np.arange(6, dtype=np.int32).reshape(2, 3)}
+    directory = f"/ranged-{secrets.token_hex(4)}"
+    with tempfile.TemporaryDirectory() as local:
+        write_checkpoint(os.path.join(local, "m"), values)
+        fs = CountingFileSystem()
+        for name in os.listdir(local):
+            with open(os.path.join(local, name), "rb") as file:
+                fs.pipe_file(f"{directory}/{name}", file.read())
+    CountingFileSystem.served = CountingFileSystem.requests = 0
+    yield f"countmem://{directory}/m", values
+    CountingFileSystem.store.clear()
+
+
+def _sizes(url):
+    fs, path = fsspec.core.url_to_fs(url)
+    return fs.size(path + ".index"), fs.size(path + ".data-00000-of-00001")
+
+
+def test_open_and_list_read_only_the_index(store):
+    url, values = store
+    index_size, data_size = _sizes(url)
+    with load_checkpoint(url) as reader:
+        assert isinstance(reader, CheckpointReader) and reader.prefix == url  # read in place, nothing staged
+        assert CountingFileSystem.served == index_size
+        assert reader.get_variable_to_shape_map() == {k: list(np.shape(v)) for k, v in values.items()}
+        assert CountingFileSystem.served == index_size
+    CountingFileSystem.served = 0
+    assert [name for name, _ in list_variables(url)] == sorted(values)
+    assert CountingFileSystem.served == index_size < data_size // 1000
+
+
+def test_get_tensor_reads_just_its_byte_range(store):
+    url, values = store
+    index_size, _ = _sizes(url)
+    with load_checkpoint(url) as reader:
+        for key in ("small", "x/y", "big"):
+            before = CountingFileSystem.served
+            got = reader.get_tensor(key)
+            assert np.array_equal(got, values[key]) and got.dtype == values[key].dtype
+            assert CountingFileSystem.served - before == values[key].nbytes
+        requests = CountingFileSystem.requests
+        reader.get_tensor("big")
+        assert CountingFileSystem.requests - requests == 4  # CHUNK_SIZE bytes per request
+        assert reader.get_tensor("text").tolist() == [b"a", b"bc"]
+    CountingFileSystem.served = 0
+    assert load_variable(url, "x/y:0").tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert CountingFileSystem.served == index_size + values["x/y"].nbytes
+
+
+def test_remote_damage_and_absence_are_tf_errors(store):
+    url, _ = store
+    fs, path = fsspec.core.url_to_fs(url)
+    data = bytearray(fs.cat_file(path + ".data-00000-of-00001"))
+    data[-1] ^= 0xFF  # the last byte belongs to the last tensor written
+    fs.pipe_file(path + ".data-00000-of-00001", bytes(data))
+    with BundleReader(url) as bundle:
+        damaged = [key for key in bundle.keys() if _fails(bundle, key)]
+    assert len(damaged) == 1
+    with pytest.raises(NotFoundError, match="Failed to find any matching files"):
+        load_checkpoint(url + "-missing")
+    fs.rm_file(path + ".data-00000-of-00001")
+    with BundleReader(url) as bundle, pytest.raises(NotFoundError, match="data file not found"):
+        bundle.lookup("small")
+
+
+def _fails(bundle, key):
+    try:
+        bundle.lookup(key)
+    except DataLossError as error:
+        assert "Checksum does not match" in error.message and key in error.message
+        return True
+    return False
