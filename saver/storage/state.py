@@ -157,7 +157,8 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
     Args:
       save_dir: directory where the model was saved.
       model_checkpoint_path: the newest checkpoint prefix; appended to the list if it is not its last item.
-      all_model_checkpoint_paths: kept checkpoint prefixes, oldest first (not modified; TF mutates it).
+      all_model_checkpoint_paths: kept checkpoint prefixes, oldest first; a list is updated in place, as TF
+        does (the newest path appended, relative paths rewritten), which callers observe.
       all_model_checkpoint_timestamps: seconds since the Epoch, one per path, or None.
       last_preserved_timestamp: seconds since the Epoch, or None.
 
@@ -167,7 +168,8 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
     Raises:
       ValueError: if timestamps are given and their count differs from the paths'.
     """
-    paths = list(all_model_checkpoint_paths or [])
+    paths = all_model_checkpoint_paths if isinstance(all_model_checkpoint_paths, list) else \
+        list(all_model_checkpoint_paths or [])
     if not paths or paths[-1] != model_checkpoint_path:
         logger.info("%s is not in all_model_checkpoint_paths. Manually adding it.", model_checkpoint_path)
         paths.append(model_checkpoint_path)
@@ -178,7 +180,7 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
     if not file_io.isabs(save_dir):
         if not file_io.isabs(model_checkpoint_path):
             model_checkpoint_path = os.path.relpath(model_checkpoint_path, save_dir)
-        paths = [p if file_io.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
+        paths[:] = [p if file_io.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
     return CheckpointState(
         model_checkpoint_path=model_checkpoint_path,
         all_model_checkpoint_paths=paths,

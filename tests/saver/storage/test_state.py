@@ -264,7 +264,7 @@ def test_generate_checkpoint_state_proto_rules():
     paths = ["rel/m-1"]
     got = state.generate_checkpoint_state_proto("rel", "rel/m-2", paths)
     assert got == CheckpointState("m-2", ["m-1", "m-2"])
-    assert paths == ["rel/m-1"]  # not mutated (TF appends to the caller's list)
+    assert paths == ["m-1", "m-2"]  # the caller's list updated in place, as TF does
     got = state.generate_checkpoint_state_proto("/abs", "rel/m-2", ["/x/m-1", "rel/m-2"], [1, 2], 0.5)
     assert got == CheckpointState("rel/m-2", ["/x/m-1", "rel/m-2"], [1.0, 2.0], 0.5)
     with pytest.raises(ValueError, match="Checkpoint timestamps, if provided, must match checkpoint paths"):
