@@ -17,6 +17,7 @@ from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
+from graph.ops import resource_variable_ops
 
 __all__ = ["scatter_update", "scatter_add", "scatter_sub", "unique"]
 
@@ -79,6 +80,11 @@ def _ref_tensor(ref) -> Tensor:
 
 
 def _scatter(op_type: str, ref, indices, updates, use_locking: bool, name: str | None) -> Tensor:
+    if not isinstance(ref, Tensor) and hasattr(ref, "handle"):  # a resource variable, as TF's state_ops.scatter_*
+        resource_op = {"ScatterUpdate": resource_variable_ops.resource_scatter_update,
+                       "ScatterAdd": resource_variable_ops.resource_scatter_add,
+                       "ScatterSub": resource_variable_ops.resource_scatter_sub}[op_type]
+        return ref._lazy_read(resource_op(ref.handle, indices, convert_to_tensor(updates, ref.dtype), name=name))
     ref = _ref_tensor(ref)
     if not ref.dtype._is_ref_dtype:
         raise TypeError(f"'{op_type}' Op requires that input 'ref' be a mutable tensor (e.g.: a tf.Variable) "

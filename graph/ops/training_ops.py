@@ -27,6 +27,7 @@ from graph import errors
 from graph.base import kernels
 from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import Tensor, convert_to_tensor
+from graph.ops import resource_variable_ops
 from graph.ops import training_updates as updates
 
 __all__ = [
@@ -111,6 +112,9 @@ _SPECS = {spec.op_type: spec for spec in (
 )}
 
 
+_SPECS_BY_TYPE = dict(_SPECS)  # op type (the ref and the Resource one) -> spec
+
+
 # ----------------------------------------------------------------- shape inference
 def _shape_error(op, message: str) -> ValueError:
     shapes = ", ".join(t.shape.message_string() for t in op._inputs)
@@ -160,8 +164,10 @@ def _read_refs(op, spec: _Spec, inputs) -> list[np.ndarray]:
             raise errors.FailedPreconditionError(None, op, kernels.uninitialized_message(ref.name, ref.op))
         value = ref.get()
         # Updates work on the variable's own array, as TF's kernels update the ref's buffer in place:
-        # the store owns it (Assign and restores store fresh arrays). A read-only one is copied first.
-        values.append(value if value.flags.writeable else np.array(value, copy=True))
+        # the store owns it (Assign and restores store fresh arrays). A read-only one is copied first, and
+        # a resource variable's too: its earlier reads are snapshots (TF's copy-on-write).
+        in_place = value.flags.writeable and type(ref) is kernels.VariableRef
+        values.append(value if in_place else np.array(value, copy=True))
     return values
 
 
@@ -202,7 +208,7 @@ def _check_shapes(op, spec: _Spec, named: dict) -> None:
 
 
 def _compute(ctx, op, inputs):
-    spec = _SPECS[op.type]
+    spec = _SPECS_BY_TYPE[op.type]
     dtype = op._attrs["T"].numpy_dtype
     refs = _read_refs(op, spec, inputs)
     named = dict(zip(spec.inputs[:spec.refs], refs))
@@ -233,14 +239,23 @@ def _compute(ctx, op, inputs):
     return inputs[0]
 
 
+def _compute_resource(ctx, op, inputs):
+    _compute(ctx, op, inputs)
+    return []
+
+
 for _op_type, _spec in _SPECS.items():
     kernels.register(_op_type, infer=_infer, compute=_compute, ref_inputs=tuple(range(_spec.refs)),
                      default_attrs=dict(_spec.attrs))
+    # TF's Resource<op>: the same update through resource handles (inputs of dtype resource), no outputs.
+    kernels.register("Resource" + _op_type, infer=lambda op: [], compute=_compute_resource, stateful=True,
+                     default_attrs=dict(_spec.attrs))
+    _SPECS_BY_TYPE["Resource" + _op_type] = _spec
 
 
 # ----------------------------------------------------------------- builders
 def _ref_of(value) -> Tensor:
-    if hasattr(value, "_ref") and not isinstance(value, Tensor):  # a Variable: its VariableV2 output
+    if hasattr(value, "_ref") and not isinstance(value, Tensor):  # a Variable: its VariableV2 output (or handle)
         return value._ref()
     return convert_to_tensor(value, as_ref=True)
 
@@ -250,9 +265,12 @@ def _apply(op_type: str, values: tuple, attrs: dict, name: str | None) -> Tensor
     mutable, the other inputs converted to the variable's dtype (Python numbers as ``<scope>/<input name>``)."""
     spec = _SPECS[op_type]
     var = _ref_of(values[0])
+    resource = var.dtype == dtypes_lib.resource
+    if resource:  # TF's Resource<op>: handles for the variable and its slots, no outputs
+        op_type = "Resource" + op_type
     graph = var.graph
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
-        dtype = var.dtype.base_dtype
+        dtype = resource_variable_ops.handle_dtype_and_shape(var)[0] if resource else var.dtype.base_dtype
         tensors = []
         for input_name, value in zip(spec.inputs, values):
             is_ref = len(tensors) < spec.refs
@@ -264,14 +282,14 @@ def _apply(op_type: str, values: tuple, attrs: dict, name: str | None) -> Tensor
             else:  # a Python or numpy value becomes a Const named after the input
                 tensor = convert_to_tensor(value, dtype=None if input_name == "indices" else expected,
                                            name=input_name)
-            if is_ref and not tensor.dtype._is_ref_dtype:
+            if is_ref and not tensor.dtype._is_ref_dtype and not (resource and tensor.dtype == dtypes_lib.resource):
                 raise TypeError(f"'{op_type}' Op requires that input '{input_name}' be a mutable tensor (e.g.: a "
                                 f"tf.Variable) but got {tensor.name} of dtype {tensor.dtype.name}")
             if input_name == "indices":
                 if tensor.dtype.base_dtype not in (dtypes_lib.int32, dtypes_lib.int64):
                     raise TypeError(f"Value passed to parameter 'indices' has DataType {tensor.dtype.base_dtype.name}"
                                     " not in list of allowed values: int32, int64")
-            elif tensor.dtype.base_dtype != expected:
+            elif tensor.dtype.base_dtype != expected and not (is_ref and resource):
                 raise TypeError(f"Input '{input_name}' of '{op_type}' Op has type {tensor.dtype.base_dtype.name} that "
                                 f"does not match type {expected.name} of argument 'var'.")
             tensors.append(tensor)
@@ -279,7 +297,8 @@ def _apply(op_type: str, values: tuple, attrs: dict, name: str | None) -> Tensor
         if spec.sparse:
             op_attrs["Tindices"] = tensors[spec.inputs.index("indices")].dtype.base_dtype
         op_attrs.update({key: bool(attrs.get(key, default)) for key, default in spec.attrs})
-        return graph.create_op(op_type, tensors, name=scope, attrs=op_attrs)._outputs[0]
+        op = graph.create_op(op_type, tensors, [] if resource else None, name=scope, attrs=op_attrs)
+        return op if resource else op._outputs[0]
 
 
 def apply_gradient_descent(var, alpha, delta, use_locking: bool = False, name: str | None = None) -> Tensor:

@@ -57,7 +57,7 @@ class AdamOptimizer(optimizer.Optimizer):
         return training_ops.apply_adam(
             var, m, v, math_ops.cast(beta1_power, dtype), math_ops.cast(beta2_power, dtype),
             math_ops.cast(self._lr_t, dtype), math_ops.cast(self._beta1_t, dtype), math_ops.cast(self._beta2_t, dtype),
-            math_ops.cast(self._epsilon_t, dtype), grad, use_locking=self._use_locking).op
+            math_ops.cast(self._epsilon_t, dtype), grad, use_locking=self._use_locking)
 
     def _apply_sparse_shared(self, grad, var, indices, scatter_add):
         dtype = var.dtype.base_dtype

@@ -23,7 +23,7 @@ class GradientDescentOptimizer(optimizer.Optimizer):
     def _apply_dense(self, grad, var):
         return training_ops.apply_gradient_descent(
             var, math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad,
-            use_locking=self._use_locking).op
+            use_locking=self._use_locking)
 
     def _apply_sparse_duplicate_indices(self, grad, var):
         # No deduplication needed: ScatterSub subtracts every row of a repeated index.

@@ -36,11 +36,11 @@ class MomentumOptimizer(optimizer.Optimizer):
         return training_ops.apply_momentum(
             var, mom, math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad,
             math_ops.cast(self._momentum_tensor, var.dtype.base_dtype), use_locking=self._use_locking,
-            use_nesterov=self._use_nesterov).op
+            use_nesterov=self._use_nesterov)
 
     def _apply_sparse(self, grad, var):
         mom = self.get_slot(var, "momentum")
         return training_ops.sparse_apply_momentum(
             var, mom, math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad.values, grad.indices,
             math_ops.cast(self._momentum_tensor, var.dtype.base_dtype), use_locking=self._use_locking,
-            use_nesterov=self._use_nesterov).op
+            use_nesterov=self._use_nesterov)

@@ -23,6 +23,7 @@ from graph.ops import scatter_ops
 from graph.ops import state_ops
 from graph.train import slot_creator
 from graph.variables import variable_collections
+from graph.variables import resource_variables
 from graph.variables import variables
 
 __all__ = ["Optimizer"]
@@ -261,7 +262,8 @@ class Optimizer:
         variable = self._non_slot_dict.get(key, None)
         if variable is None:
             with graph.as_default(), graph_lib.colocate_with(colocate_with):
-                variable = variables.Variable(initial_value, name=name, trainable=False)
+                variable = variables.Variable(initial_value, name=name, trainable=False,
+                                              use_resource=resource_variables.is_resource_variable(colocate_with))
             self._non_slot_dict[key] = variable
         return variable
 

@@ -27,12 +27,12 @@ class ProximalGradientDescentOptimizer(optimizer.Optimizer):
     def _apply_dense(self, grad, var):
         return training_ops.apply_proximal_gradient_descent(
             var, self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-            self._l2_regularization_strength_tensor, grad, use_locking=self._use_locking).op
+            self._l2_regularization_strength_tensor, grad, use_locking=self._use_locking)
 
     def _apply_sparse(self, grad, var):
         return training_ops.sparse_apply_proximal_gradient_descent(
             var, self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-            self._l2_regularization_strength_tensor, grad.values, grad.indices, use_locking=self._use_locking).op
+            self._l2_regularization_strength_tensor, grad.values, grad.indices, use_locking=self._use_locking)
 
     def _prepare(self):
         self._learning_rate_tensor = convert_to_tensor(self._learning_rate, name="learning_rate")

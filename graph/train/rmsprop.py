@@ -58,8 +58,8 @@ class RMSPropOptimizer(optimizer.Optimizer):
         if self._centered:
             mg = self.get_slot(var, "mg")
             return training_ops.apply_centered_rms_prop(var, mg, rms, mom, *self._hyper(var), grad,
-                                                        use_locking=self._use_locking).op
-        return training_ops.apply_rms_prop(var, rms, mom, *self._hyper(var), grad, use_locking=self._use_locking).op
+                                                        use_locking=self._use_locking)
+        return training_ops.apply_rms_prop(var, rms, mom, *self._hyper(var), grad, use_locking=self._use_locking)
 
     def _apply_sparse(self, grad, var):
         rms = self.get_slot(var, "rms")

@@ -18,6 +18,7 @@ from graph.ops import control_flow_ops
 from graph.ops import state_ops
 from graph.variables import initializers
 from graph.variables import variable_scope
+from graph.variables import resource_variables
 from graph.variables import variables
 
 __all__ = ["create_slot", "create_slot_with_initializer", "create_zeros_slot"]
@@ -31,6 +32,7 @@ def _create_slot_var(primary, value, validate_shape: bool, shape, dtype):
     try:
         # A Tensor initial value carries its own shape: get_variable must be given none.
         slot = variable_scope.get_variable("", initializer=value, trainable=False,
+                                           use_resource=resource_variables.is_resource_variable(primary),
                                            shape=shape if callable(value) else None, dtype=dtype,
                                            validate_shape=validate_shape)
     finally:

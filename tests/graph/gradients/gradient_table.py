@@ -152,6 +152,10 @@ PENDING_ELSEWHERE: frozenset[str] = frozenset({
 UNREGISTERED_IN_TF = frozenset({
     "All", "Any", "IsFinite", "IsInf", "IsNan", "CountUpTo", "NoOp", "Placeholder", "VariableV2", "Where",
     "ControlTrigger",
+    # resource variables: the handle op has no inputs, the updates no outputs (resource_variable_ops.py)
+    "VarHandleOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "DestroyResourceOp",
+    "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
+    "ResourceScatterMin", "ResourceScatterMax",
     "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "Unique",
     "SoftsignGrad",  # TF registers Softsign's gradient but none for SoftsignGrad: no third derivative there
     "LRNGrad",  # TF registers LRN's gradient (LRNGrad) but none for LRNGrad
