@@ -31,6 +31,7 @@ from graph.ops import array_ops
 from graph.ops import constant_ops as ops
 from graph.ops import control_flow_ops
 from graph.proto.protobuf import enum
+from graph.variables.partitioning import PartitionedVariable
 from saver.format.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 from saver.graph_ops import save_ops
 from saver.graph_ops import saveable as saveable_lib
@@ -233,6 +234,7 @@ class BaseSaverBuilder:
             else:
                 save_tensor = self._AddSaveOps(filename_tensor, saveables)
                 restore_op = self._AddRestoreOps(filename_tensor, saveables, restore_sequentially, reshape)
+        _concat_collected_partitioned_variables(graph_lib.get_default_graph())
         return SaverDef(filename_tensor_name=filename_tensor.name, save_tensor_name=save_tensor.name,
                         restore_op_name=restore_op.name, max_to_keep=max_to_keep, sharded=bool(sharded),
                         keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours, version=self._write_version)
@@ -273,6 +275,20 @@ def _no_op_after(graph, deps, name: str) -> Operation:
     """A NoOp that runs after ``deps``."""
     with graph.control_dependencies(deps):
         return graph.create_op("NoOp", [], [], name=name)
+
+
+def _concat_collected_partitioned_variables(graph) -> None:
+    """Builds the concat read (an Identity named as the variable) of each PartitionedVariable in a collection.
+
+    A MetaGraph lists such a variable by that name, so importing it looks the op up; TF builds it here.
+    """
+    for key in graph.get_all_collection_keys():
+        for element in graph.get_collection(key):
+            if isinstance(element, PartitionedVariable):
+                try:
+                    graph.get_operation_by_name(element.name)
+                except KeyError:
+                    element.as_tensor()
 
 
 def _graph_of_saveables(saveables) -> graph_lib.Graph:
