@@ -35,7 +35,8 @@ from graph.base import crc
 from graph.platform.file_io import filesystem, intended_name, os_error, special_file_error, sync_file
 
 __all__ = ["data_filename", "DATA_SUFFIX", "index_filename", "stat_id", "file_id", "make_parent_directory",
-           "DataFileWriter", "DataFileReader", "RemoteDataFileReader", "read_remote_index", "CHUNK_SIZE", "rewrite_prefix", "stranded_files", "remove_stranded"]
+           "DataFileWriter", "DataFileReader", "RemoteDataFileReader", "RemoteDataFileWriter", "read_remote_index",
+           "has_atomic_rename", "OBJECT_STORES", "CHUNK_SIZE", "rewrite_prefix", "stranded_files", "remove_stranded"]
 
 CHUNK_SIZE = 1 << 22     # 4 MiB: fits in cache between the checksum and the copy (measured 1-16 MiB)
 BUFFER_SIZE = 1 << 20    # gathered small writes
@@ -291,3 +292,80 @@ class RemoteDataFileReader:
             if checksum is not None:
                 checksum = crc.extend(checksum, data)
         return 0 if checksum is None else checksum
+
+
+# Object stores: no rename (a move is a server-side copy), each object appears whole when its
+# upload completes.  There a bundle's files are written at their final names, data before index.
+OBJECT_STORES = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "oss", "r2", "wasb", "wasbs"})
+
+
+def has_atomic_rename(fs) -> bool:
+    """False for object stores (their move copies), True for file systems that rename in place."""
+    protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+    return protocol not in OBJECT_STORES
+
+
+class RemoteDataFileWriter:
+    """Streams a new ``.data`` file to a URL (DataFileWriter's interface): nothing staged locally.
+
+    Bytes are gathered to ``CHUNK_SIZE`` and handed to the store's writer (an object store's
+    multipart upload); the file is complete, and on an object store visible, once closed.
+    """
+
+    def __init__(self, url: str):
+        self.path = url
+        fs, inner = filesystem(url)
+        try:
+            self._file = fs.open(inner, "wb")
+        except OSError as error:
+            raise os_error(error, url) from error
+        self._buffer = bytearray()
+        self.size = 0
+
+    @property
+    def closed(self) -> bool:
+        """True once closed."""
+        return self._file is None
+
+    def _flush(self) -> None:
+        if self._buffer:
+            self._file.write(bytes(self._buffer))
+            self._buffer.clear()
+
+    def write(self, data, checksum: int | None = 0) -> int:
+        """Appends ``data`` (any C-contiguous buffer); returns crc32c extended from ``checksum`` (0 for None)."""
+        view = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
+        self.size += len(view)
+        for start in range(0, len(view), CHUNK_SIZE):
+            chunk = view[start:start + CHUNK_SIZE]
+            if checksum is not None:
+                checksum = crc.extend(checksum, chunk)
+            if len(chunk) < SMALL_WRITE:
+                self._buffer += chunk
+                if len(self._buffer) >= CHUNK_SIZE:
+                    self._flush()
+            else:
+                self._flush()
+                self._file.write(chunk)
+        return 0 if checksum is None else checksum
+
+    def close(self) -> None:
+        """Writes what is buffered and completes the file (an object store's upload)."""
+        if self._file is not None:
+            file, self._file = self._file, None
+            try:
+                self._buffer, buffer = bytearray(), self._buffer
+                if buffer:
+                    file.write(bytes(buffer))
+            finally:
+                file.close()
+
+    def discard(self) -> None:
+        """Abandons the file: an unfinished upload is dropped without becoming visible where the store allows."""
+        if self._file is not None:
+            file, self._file = self._file, None
+            discard = getattr(file, "discard", None)
+            if discard is not None:
+                discard()
+            else:
+                file.close()

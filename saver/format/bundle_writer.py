@@ -17,11 +17,20 @@ Writes are atomic: each file goes to ``<name>.tempstate<random uint64>`` and is 
 written before either is renamed; then an older index of the prefix is removed, the data renamed,
 the index renamed (TensorFlow renames the data before writing the index; that order can leave a
 torn checkpoint when a save over an existing prefix is killed).
+
+At an fsspec URL the data file is streamed to the store as tensors are added (no local copy):
+where the store renames (memory, sftp, hdfs ...) the same protocol runs with fsspec moves; on an
+object store (s3, gs, az ...: a move is a copy) the data goes straight to its final name and
+becomes visible when its upload completes, after the older index is removed, and the index is
+put last: a reader sees the old checkpoint, none, or the new one.  The ``checkpoint`` state file
+comes after the index (saver/storage/remote.py).
 """
 
 from __future__ import annotations
 
+import io
 import os
+import posixpath
 import sys
 from collections.abc import Mapping, Sequence
 
@@ -30,12 +39,12 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import InvalidArgumentError
 from graph.base import crc
-from graph.platform.file_io import intended_name, sync_directory, sync_file, temp_filename
+from graph.platform.file_io import filesystem, intended_name, local_path, sync_directory, sync_file, temp_filename
 from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry, key_bytes,
                                       key_str)
 from saver.format.bundle_strings import encode_strings, encode_variants
-from saver.format.bundle_files import (DataFileWriter, data_filename, index_filename, make_parent_directory,
-                                      remove_stranded)
+from saver.format.bundle_files import (DataFileWriter, RemoteDataFileWriter, data_filename, has_atomic_rename,
+                                      index_filename, make_parent_directory, remove_stranded)
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import BundleHeaderProto, Message, VersionDef
 from saver.format.table import TableWriter
@@ -93,14 +102,23 @@ class BundleWriter:
 
     def __init__(self, prefix: str):
         self.prefix = os.fspath(prefix)
-        make_parent_directory(self.prefix)
-        remove_stranded(self.prefix)  # temp files of an earlier save of this prefix that was killed
         self._entries: dict[bytes, BundleEntry] = {}
         self._data_path = data_filename(self.prefix, 0, 1)
-        self._temp_data_path = temp_filename(self._data_path)
         self._temp_index_path: str | None = None
-        self._file = DataFileWriter(self._temp_data_path)
         self._finished = False
+        self._fs = None
+        if local_path(self.prefix) is not None:
+            make_parent_directory(self.prefix)
+            remove_stranded(self.prefix)  # temp files of an earlier save of this prefix that was killed
+            self._temp_data_path = temp_filename(self._data_path)
+            self._file = DataFileWriter(self._temp_data_path)
+            return
+        self._fs, inner = filesystem(self.prefix)
+        if posixpath.dirname(inner):
+            self._fs.makedirs(posixpath.dirname(inner), exist_ok=True)
+        self._renames = has_atomic_rename(self._fs)  # else: final names, data then index
+        self._temp_data_path = temp_filename(self._data_path) if self._renames else None
+        self._file = RemoteDataFileWriter(self._temp_data_path or self._data_path)
 
     def __enter__(self) -> BundleWriter:
         return self
@@ -115,6 +133,13 @@ class BundleWriter:
     def abort(self) -> None:
         """Closes and removes the temporary files."""
         self._finished = True
+        if self._fs is not None:
+            self._file.discard()  # an object store's unfinished upload never becomes visible
+            for path in (self._temp_data_path, self._temp_index_path):
+                inner = path and filesystem(path)[1]
+                if inner and self._fs.exists(inner):
+                    self._fs.rm_file(inner)
+            return
         if not self._file.closed:
             self._file.close()
         for path in (self._temp_data_path, self._temp_index_path):
@@ -196,11 +221,15 @@ class BundleWriter:
         assert not self._finished, "BundleWriter already finished"
         self._finished = True
         try:
-            self._file.close()
+            if self._fs is None:  # a remote data file is completed in _finish_remote, in its store's order
+                self._file.close()
             header = BundleHeaderProto(num_shards=1, endianness=BundleHeaderProto.LITTLE,
                                        version=VersionDef(producer=TENSOR_BUNDLE_VERSION,
                                                           min_consumer=TENSOR_BUNDLE_MIN_CONSUMER))
             index_path = index_filename(self.prefix)
+            if self._fs is not None:
+                self._finish_remote(header, index_path)
+                return
             self._temp_index_path = temp_filename(index_path)
             write_index(self._temp_index_path, header, self._entries)
             remove_stale_index(index_path)
@@ -210,6 +239,24 @@ class BundleWriter:
         except BaseException:
             self.abort()
             raise
+
+    def _finish_remote(self, header: BundleHeaderProto, index_path: str) -> None:
+        fs, inner = self._fs, filesystem(index_path)[1]
+        buffer = io.BytesIO()
+        _write_table_to(buffer, header, self._entries)
+        if not self._renames:  # object store: older index out, data upload completed, index put last
+            if fs.exists(inner):
+                fs.rm_file(inner)
+            self._file.close()
+            fs.pipe_file(inner, buffer.getvalue())
+            return
+        self._file.close()
+        self._temp_index_path = temp_filename(index_path)
+        fs.pipe_file(filesystem(self._temp_index_path)[1], buffer.getvalue())
+        if fs.exists(inner):
+            fs.rm_file(inner)
+        fs.mv(filesystem(self._temp_data_path)[1], filesystem(self._data_path)[1])
+        fs.mv(filesystem(self._temp_index_path)[1], inner)
 
 
 def remove_stale_index(index_path: str) -> None:
@@ -241,18 +288,22 @@ def write_index(path: str, header: BundleHeaderProto, entries: Mapping[bytes, ob
 
 def _write_table(path: str, header: BundleHeaderProto, entries: Mapping[bytes, object]) -> None:
     with open(path, "wb") as file:
-        table = TableWriter(file)
-        table.add(HEADER_KEY, header.to_bytes())
-        for key in sorted(entries):
-            entry = entries[key]
-            if isinstance(entry, BundleEntry):
-                entry = encode_entry(entry)
-            elif isinstance(entry, Message):
-                entry = entry.to_bytes()
-            table.add(key, entry)
-        table.finish()
+        _write_table_to(file, header, entries)
         file.flush()
         sync_file(file.fileno())
+
+
+def _write_table_to(file, header: BundleHeaderProto, entries: Mapping[bytes, object]) -> None:
+    table = TableWriter(file)
+    table.add(HEADER_KEY, header.to_bytes())
+    for key in sorted(entries):
+        entry = entries[key]
+        if isinstance(entry, BundleEntry):
+            entry = encode_entry(entry)
+        elif isinstance(entry, Message):
+            entry = entry.to_bytes()
+        table.add(key, entry)
+    table.finish()
 
 
 def write_checkpoint(prefix: str, tensors: Mapping[str, object]) -> str:

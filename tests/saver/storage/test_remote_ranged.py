@@ -132,3 +132,125 @@ def _fails(bundle, key):
         assert "Checksum does not match" in error.message and key in error.message
         return True
     return False
+
+
+# ------------------------------------------------------------------------------ streamed writes
+
+
+class ObjectStoreFileSystem(CountingFileSystem):
+    """An object store's rules in memory: no move, objects visible only once their upload completes."""
+
+    protocol = "objmem"
+    store: dict = {}
+    events: list = []
+
+    @classmethod
+    def _strip_protocol(cls, path):
+        return MemoryFileSystem._strip_protocol(path.replace("objmem://", "memory://", 1))
+
+    def mv(self, path1, path2, **kwargs):  # a copy on an object store: recorded, so tests see where one is used
+        ObjectStoreFileSystem.events.append(("mv", path2.rsplit("/", 1)[1]))
+        super().mv(path1, path2, **kwargs)
+
+    def rm_file(self, path):
+        ObjectStoreFileSystem.events.append(("rm", path.rsplit("/", 1)[1]))
+        super().rm_file(path)
+
+    def pipe_file(self, path, value, **kwargs):
+        ObjectStoreFileSystem.events.append(("put", path.rsplit("/", 1)[1]))
+        super().pipe_file(path, value, **kwargs)
+
+    def _open(self, path, mode="rb", **kwargs):
+        file = super()._open(path, mode, **kwargs)
+        if "w" in mode:
+            close = file.close
+
+            def completed():
+                if not file.closed:
+                    ObjectStoreFileSystem.events.append(("upload", path.rsplit("/", 1)[1]))
+                close()
+            file.close = completed
+        return file
+
+
+fsspec.register_implementation("objmem", ObjectStoreFileSystem, clobber=True)
+
+
+def _local_bundle_bytes(tmp_path, values):
+    write_checkpoint(str(tmp_path / "m"), values)
+    return {name: (tmp_path / f"m.{name}").read_bytes() for name in ("index", "data-00000-of-00001")}
+
+
+@pytest.mark.parametrize("protocol", ["memory", "objmem"])
+def test_bundle_writer_streams_to_urls_byte_identical(tmp_path, monkeypatch, protocol):
+    from saver.format import bundle_files
+    monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
+    values = {"a": np.arange(CHUNK_SIZE // 2 + 3, dtype=np.float64), "s": np.array([b"x", b"yz"], dtype=object),
+              "v": np.float32(2.5)}
+    url = f"{protocol}://streamed-{secrets.token_hex(4)}/m"
+    write_checkpoint(url, values)
+    fs, path = fsspec.core.url_to_fs(url)
+    expected = _local_bundle_bytes(tmp_path, values)
+    assert sorted(p.rsplit("/", 1)[1] for p in fs.ls(path.rsplit("/", 1)[0], detail=False)) == \
+        ["m.data-00000-of-00001", "m.index"]  # no temporary names left
+    for name, data in expected.items():
+        assert fs.cat_file(f"{path}.{name}") == data
+    with load_checkpoint(url) as reader:
+        assert np.array_equal(reader.get_tensor("a"), values["a"]) and reader.get_tensor("v") == 2.5
+
+
+def test_object_store_overwrite_order_never_tears(monkeypatch):
+    from saver.format import bundle_files
+    monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
+    url = f"objmem://overwrite-{secrets.token_hex(4)}/m"
+    write_checkpoint(url, {"w": np.zeros(4, np.float32)})
+    ObjectStoreFileSystem.events.clear()
+    write_checkpoint(url, {"w": np.ones(4, np.float32)})
+    # the old index goes before the new data becomes visible; the new index is put after it
+    assert ObjectStoreFileSystem.events == [("rm", "m.index"), ("upload", "m.data-00000-of-00001"),
+                                            ("put", "m.index")]  # and no move (a copy there)
+    assert load_variable(url, "w").tolist() == [1, 1, 1, 1]
+
+
+def test_failed_streamed_write_leaves_the_old_checkpoint(monkeypatch):
+    from saver.format.bundle_writer import BundleWriter
+    url = f"memory://failed-{secrets.token_hex(4)}/m"
+    write_checkpoint(url, {"w": np.zeros(2, np.float32)})
+    with pytest.raises(RuntimeError):
+        with BundleWriter(url) as writer:
+            writer.add("w", np.ones(2, np.float32))
+            raise RuntimeError("killed mid-save")
+    fs, path = fsspec.core.url_to_fs(url)
+    assert sorted(p.rsplit("/", 1)[1] for p in fs.ls(path.rsplit("/", 1)[0], detail=False)) == \
+        ["m.data-00000-of-00001", "m.index"]
+    assert load_variable(url, "w").tolist() == [0, 0]
+
+
+def test_saver_save_streams_to_the_store_state_file_last(monkeypatch):
+    import graph.compat.v1 as tf
+    from graph.core.graph import Graph
+    from saver.format import bundle_files
+    from saver.storage import remote
+    monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
+
+    def no_staging(*args, **kwargs):
+        raise AssertionError("a V2 save to a URL is streamed, not staged")
+    directory = f"objmem://saves-{secrets.token_hex(4)}"
+    with Graph().as_default():
+        v = tf.Variable(np.arange(6, dtype=np.float32), name="v")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            ObjectStoreFileSystem.events.clear()
+            with monkeypatch.context() as patch:
+                patch.setattr(remote.tempfile, "mkdtemp", no_staging)
+                path = saver.save(sess, directory + "/model.ckpt", global_step=7)
+            kinds = [(kind, name) for kind, name in ObjectStoreFileSystem.events if not name.startswith("checkpoint.")]
+            assert path == directory + "/model.ckpt-7"
+            assert kinds[:3] == [("upload", "model.ckpt-7.data-00000-of-00001"), ("put", "model.ckpt-7.index"),
+                                 ("put", kinds[2][1])] and kinds[2][1].startswith("model.ckpt-7.meta")
+            assert kinds[-1][1] == "checkpoint"  # the state file last
+            assert tf.train.latest_checkpoint(directory) == path
+            sess.run(v.assign(np.zeros(6, np.float32)))
+            saver.restore(sess, directory)  # restores still read a staged copy
+            assert sess.run(v).tolist() == list(range(6))
