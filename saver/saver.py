@@ -29,6 +29,7 @@ from saver.meta_graph import export_meta_graph  # tf.train.export_meta_graph, he
 from saver.graph_ops import saveable as saveable_lib
 from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder, SaverDef
 from saver.storage import remote
+from saver.storage import retention
 from saver.storage import state as state_lib
 from saver.storage.object_graph import object_graph_key_mapping
 from saver.storage.reader import NewCheckpointReader
@@ -191,15 +192,7 @@ class Saver:
 
     def recover_last_checkpoints(self, checkpoint_paths: Sequence[str]) -> None:
         """Recovers the managed list after a crash: the checkpoints that exist, with their mtimes."""
-        with_mtimes = []
-        for path in checkpoint_paths:
-            try:
-                mtime = state_lib.get_checkpoint_mtimes([path])
-            except errors.NotFoundError:
-                continue
-            if mtime:
-                with_mtimes.append((path, mtime[0]))
-        self.set_last_checkpoints_with_time(with_mtimes)
+        self.set_last_checkpoints_with_time(retention.checkpoints_with_mtimes(checkpoint_paths))
 
     def _RecordLastCheckpoint(self, latest_save_path: str) -> None:  # noqa: N802 - TF's name
         if not self.saver_def.max_to_keep:
@@ -214,12 +207,10 @@ class Saver:
     def _MaybeDeleteOldCheckpoints(self, meta_graph_suffix: str = "meta") -> None:  # noqa: N802 - TF's name
         while self._checkpoints_to_be_deleted:
             path, timestamp = self._checkpoints_to_be_deleted.pop(0)
-            if path not in self._written:
-                # Paths handed in by recover_last_checkpoints / set_last_checkpoints* may come from a
-                # state file anyone could have written (``../elsewhere``, a V1 glob such as ``dir/*``):
-                # retention deletes only checkpoints this Saver wrote in this process (TF deletes any).
-                # A skipped path does not use up this save's one deletion.
-                logger.info("Not deleting %s: this Saver did not write it in this process", path)
+            if not retention.belongs_to_run(path, self._written):
+                # A recovered path may come from a state file anyone wrote: delete only this run's
+                # checkpoints (TF deletes any). A skipped path does not use up this save's one deletion.
+                logger.info("Not deleting %s: not a checkpoint of this Saver's run", path)
                 continue
             if timestamp > self._next_checkpoint_time:
                 self._next_checkpoint_time += self.saver_def.keep_checkpoint_every_n_hours * 3600

@@ -3,7 +3,8 @@
 * A state file naming paths outside its directory, ``..`` segments, absolute paths from another
   machine, NUL bytes, huge names: read exactly as TensorFlow reads them (relative paths joined with the
   directory, nothing normalized, a missing checkpoint gives None), and never a crash.
-* Retention never deletes anything the Saver did not write in this process, even when a hostile state
+* Retention never deletes anything outside the run (a path this Saver wrote, or one in the same directory
+  with the same name up to its numbers), even when a hostile state
   file is fed to ``recover_last_checkpoints`` (the TF1 idiom after a restart) or a V1 saver would glob.
 * A checkpoint directory moved elsewhere still restores: by prefix always, through ``latest_checkpoint``
   when the state file holds relative paths (``save_relative_paths=True``), as in TensorFlow.
