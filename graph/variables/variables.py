@@ -124,6 +124,11 @@ class Variable:
                         op._set_attr("_class", list(location))
             else:
                 self._initial_value = graph_lib.convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+                if control_flow_ops.get_control_flow_context(self._initial_value.op) is not None:
+                    raise ValueError(
+                        "Initializer for variable %s is from inside a control-flow construct, such as a loop or "
+                        "conditional. When creating a variable inside a loop or conditional, use a lambda as the "
+                        "initializer." % name)
                 if shape is None:
                     shape = self._initial_value.get_shape() if validate_shape else unknown_shape()
                 self._variable = state_ops.variable_op_v2(shape, self._initial_value.dtype.base_dtype,
