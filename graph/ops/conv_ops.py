@@ -325,8 +325,8 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
 def convolution(input, filter=None, padding=None, strides=None, dilation_rate=None, name: str | None = None,
                 data_format=None, filters=None, dilations=None) -> Tensor:
     """N-D convolution for N = 1, 2 (TF's convolution_internal): Conv2D or conv1d in scope ``convolution``;
-    dilated 2-D NHWC convolutions run on SpaceToBatchND phases as TF builds them.  3-D convolution
-    (Conv3D) and dilated 1-D or NCHW ones are refused (NotImplementedError).
+    dilated ones run on SpaceToBatchND phases as TF builds them.  3-D convolution (Conv3D) is refused
+    (NotImplementedError).
     """
     filter = filters if filter is None else filter
     dilation_rate = dilations if dilation_rate is None else dilation_rate
@@ -364,19 +364,22 @@ def convolution(input, filter=None, padding=None, strides=None, dilation_rate=No
 
 
 def _dilated(input, filter, padding, strides, dilations, data_format, spatial, channel, scope):
-    """TF's Convolution class for a dilation rate above 1: a VALID Conv2D between SpaceToBatchND and back."""
+    """TF's Convolution class for a dilation rate above 1: a VALID conv1d or Conv2D between SpaceToBatchND and
+    BatchToSpaceND."""
     spatial_strides = strides[2:] if channel == 1 else strides[1:-1]
     rate = dilations[2:] if channel == 1 else dilations[1:-1]
     if any(s != 1 for s in spatial_strides):
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={spatial_strides} and dilation_rate={rate}")
-    if spatial != 2:
-        raise NotImplementedError("a dilated 1-D convolution (TF reshapes it around SpaceToBatchND) is not emulated")
+    if spatial == 3:
+        raise NotImplementedError("3-D convolution (Conv3D) is not emulated")
     filter_shape = filter.shape
     if not filter_shape.is_fully_defined():
         raise NotImplementedError("a dilated convolution with a filter of unknown shape is not emulated")
 
     def build(converted, op_padding):
+        if spatial == 1:  # TF's _NonAtrousConvolution: conv1d on the phases, its Conv2D named by the scope
+            return conv1d(converted, filter, 1, op_padding, data_format=data_format, name=scope)
         return conv2d_op(converted, filter, [1, 1, 1, 1], op_padding, (), data_format or "NHWC", [1, 1, 1, 1], True,
                          scope)
 
