@@ -8,10 +8,12 @@ from typing import TextIO
 
 import numpy as np
 
+from graph.base import dtypes
 from saver.cli.output import EXIT_DIFFERENT, EXIT_OK, dump_json, progress, shape_text
 from saver.cli.sources import open_reader
+from saver.format.bundle_files import CHUNK_SIZE
 
-__all__ = ["add_parsers", "compare_values", "tolerance"]
+__all__ = ["add_parsers", "compare_values", "compare_tensors", "tolerance"]
 
 
 def tolerance(text: str) -> float:
@@ -49,6 +51,12 @@ def compare_values(a, b, atol: float = 0.0, rtol: float = 0.0):
             left, right = left.view(np.uint8), right.view(np.uint8)
         differing = int(sum(x != y for x, y in zip(left.tolist(), right.tolist())))
         return None if differing == 0 else f"{differing} of {a.size} elements differ"
+    differing, largest = _numeric_difference(a, b, atol, rtol)
+    return _describe(differing, largest, a.size)
+
+
+def _numeric_difference(a, b, atol: float, rtol: float) -> tuple[int, float]:
+    """(elements differing, max |a-b| over them; nan when none) of two numeric arrays."""
     if a.dtype.kind not in "biufc":  # bfloat16, float8
         a, b = a.astype(np.float64), b.astype(np.float64)
     if a.dtype.kind in "fc":
@@ -57,11 +65,31 @@ def compare_values(a, b, atol: float = 0.0, rtol: float = 0.0):
         close = a == b
     differing = int(close.size - np.count_nonzero(close))
     if differing == 0:
-        return None
+        return 0, float("nan")
     with np.errstate(invalid="ignore", over="ignore"):
         largest = np.nanmax(np.abs(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
                                    - b.astype(np.complex128 if b.dtype.kind == "c" else np.float64)))
-    return f"{differing} of {a.size} elements differ, max |a-b| = {float(largest):.6g}"
+    return differing, float(largest)
+
+
+def _describe(differing: int, largest: float, size: int):
+    if differing == 0:
+        return None
+    return f"{differing} of {size} elements differ, max |a-b| = {largest:.6g}"
+
+
+def compare_tensors(reader_a, reader_b, key: str, atol: float = 0.0, rtol: float = 0.0):
+    """compare_values of tensor ``key`` in two readers; numeric tensors chunk by chunk (memory: two chunks)."""
+    dtype = reader_a.get_variable_to_dtype_map()[key]
+    if dtype in (dtypes.string, dtypes.variant) or not dtype.is_numpy_compatible:
+        return compare_values(reader_a.get_tensor(key), reader_b.get_tensor(key), atol, rtol)
+    elements = max(1, CHUNK_SIZE // dtype.numpy_dtype.itemsize)
+    differing, largest, size = 0, float("nan"), 0
+    for a, b in zip(reader_a.tensor_chunks(key, elements), reader_b.tensor_chunks(key, elements)):
+        count, most = _numeric_difference(a, b, atol, rtol)
+        differing, size = differing + count, size + a.size
+        largest = most if largest != largest or most > largest else largest  # nan: none yet
+    return _describe(differing, largest, size)
 
 
 def run(args, out: TextIO) -> int:
@@ -84,7 +112,7 @@ def run(args, out: TextIO) -> int:
             same = len(to_compare)
         else:
             for key in progress(to_compare, len(to_compare), "comparing", args.progress):
-                difference = compare_values(reader_a.get_tensor(key), reader_b.get_tensor(key), args.atol, args.rtol)
+                difference = compare_tensors(reader_a, reader_b, key, args.atol, args.rtol)
                 if difference is None:
                     same += 1
                 else:

@@ -35,6 +35,7 @@ from graph.platform import file_io
 from saver.cli.output import EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, dump_json, progress
 from saver.cli.sources import check_output_free, open_reader, output_prefix, record_output
 from saver.format.bundle import BundleReader, BundleWriter, data_filename, index_filename
+from saver.format.bundle_stream import raw_chunks, stored_record, streamable
 from saver.format.bundle_files import remove_stranded, rewrite_prefix
 from saver.format.bundle_writer import write_index
 from saver.format.proto import BundleHeaderProto, TrackableObjectGraph
@@ -190,6 +191,8 @@ def rewrite_checkpoint(reader, prefix: str, mapping: dict[str, str], enabled_pro
                     shape = reader.get_variable_to_shape_map()[old]
                     for part in slices:
                         writer.add_slice(new, shape, part, bundle.lookup_slice(old, part), dtype)
+                elif bundle is not None and not bundle.byteswap and streamable(bundle, old):  # numeric: byte for byte
+                    writer.add_stream(new, stored_record(bundle, old), raw_chunks(bundle, old))
                 else:
                     value = reader.get_tensor(old)
                     writer.add(new, value if isinstance(value, np.ndarray) else np.array(value, dtype=object), dtype)

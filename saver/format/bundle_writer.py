@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from graph.base import dtypes
-from graph.errors import InvalidArgumentError
+from graph.errors import DataLossError, InvalidArgumentError
 from graph.base import crc
 from graph.platform.file_io import filesystem, intended_name, local_path, sync_directory, sync_file, temp_filename
 from saver.format.bundle_entry import (HEADER_KEY, TENSOR_BUNDLE_VERSION, BundleEntry, Slice, encode_entry, key_bytes,
@@ -176,6 +176,31 @@ class BundleWriter:
         entry = BundleEntry(dtype.as_datatype_enum, tuple(int(d) for d in array.shape), 0, offset, size,
                             crc.mask(checksum))
         self._entries[raw_key] = entry
+        return entry
+
+    def add_stream(self, key: str | bytes, record: BundleEntry, chunks) -> BundleEntry:
+        """Appends a tensor's stored bytes given in pieces (a byte-for-byte copy from another bundle).
+
+        ``record`` gives the dtype, shape, size and the stored crc32c; the checksum is extended over
+        each piece as it is written and must match at the end, so damaged source bytes are not copied
+        silently.  Memory: one piece at a time.
+
+        Raises:
+            InvalidArgumentError: for a duplicate key.
+            DataLossError: if the bytes' size or checksum differ from ``record``'s.
+        """
+        assert not self._finished, "BundleWriter already finished"
+        raw_key = key_bytes(key)
+        if raw_key in self._entries:
+            raise InvalidArgumentError(None, None, f"Adding duplicate key: {key_str(raw_key)}")
+        offset, checksum = self._file.size, 0
+        for chunk in chunks:
+            checksum = self._file.write(chunk, checksum)
+        size = self._file.size - offset
+        if size != record.size or crc.mask(checksum) != record.crc32c:
+            raise DataLossError(None, None, f"Copying {key_str(raw_key)}: {size} bytes with checksum "
+                                f"{crc.mask(checksum)}, the entry says {record.size} bytes with {record.crc32c}")
+        entry = self._entries[raw_key] = BundleEntry(record.dtype, tuple(record.shape), 0, offset, size, record.crc32c)
         return entry
 
     def add_slice(self, full_tensor_key: str | bytes, full_tensor_shape: Sequence[int],

@@ -38,6 +38,7 @@ from saver.format.bundle_writer import BundleWriter
 from saver.format.coding import TensorSlice
 from saver.storage import npz_file, safetensors_file
 from saver.storage.reader import load_checkpoint
+from saver.format.bundle_stream import StreamedArray, streamable
 
 __all__ = ["export_checkpoint", "import_checkpoint", "read_tensors", "write_tensors", "ExportedTensor",
            "checkpoint_tensors", "FORMATS", "format_of"]
@@ -85,6 +86,12 @@ def _encode(tensor: ExportedTensor, index: int, fmt: str) -> tuple[dict, list[tu
         description.update(encoding="strings", lengths=lengths_name)
         data = np.frombuffer(b"".join(items), dtype=np.uint8)
         return description, [(tensor.key, data), (lengths_name, np.array([len(i) for i in items], dtype=np.int64))]
+    if isinstance(value, StreamedArray):  # a large stored tensor: its writer streams it chunk by chunk
+        if fmt == "safetensors" and value.dtype.name in safetensors_file.NUMPY_TO_SAFETENSORS or (
+                fmt == "npz" and value.dtype.name in npz_file.NATIVE):
+            return description, [(tensor.key, value)]
+        description["encoding"] = "view"
+        return description, [(tensor.key, value.byte_view())]
     array = np.ascontiguousarray(value)
     native = npz_file.NATIVE if fmt == "npz" else set(safetensors_file.NUMPY_TO_SAFETENSORS) - {
         "bfloat16", "float8_e5m2", "float8_e4m3fn"}
@@ -261,6 +268,9 @@ def checkpoint_tensors(reader, keys: Iterable[str] | None = None) -> Iterator[Ex
     bundle = BundleReader(reader.prefix) if getattr(reader, "format", "V2") == "V2" else None
     try:
         for key in sorted(dtype_map) if keys is None else keys:
+            if bundle is not None and streamable(bundle, key) and not bundle.byteswap:
+                yield ExportedTensor(key, dtype_map[key], StreamedArray(bundle, key))  # read when written
+                continue
             value = reader.get_tensor(key)
             if not isinstance(value, np.ndarray):
                 value = np.array(value, dtype=object)

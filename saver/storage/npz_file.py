@@ -22,6 +22,7 @@ import numpy as np
 
 from graph.errors import DataLossError, UnimplementedError
 from graph.platform import file_io
+from saver.format.bundle_stream import StreamedArray
 
 __all__ = ["NATIVE", "write", "members"]
 
@@ -41,7 +42,17 @@ def write(file: BinaryIO, arrays: Iterable[tuple[str, np.ndarray]], compress: bo
     with zipfile.ZipFile(file, "w", compression=mode, allowZip64=True) as archive:
         for name, array in arrays:
             with archive.open(name + ".npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, array, allow_pickle=False)
+                if isinstance(array, StreamedArray):  # header as write_array's, then the values chunk by chunk
+                    header = {"descr": np.lib.format.dtype_to_descr(array.dtype), "fortran_order": False,
+                              "shape": array.shape}
+                    try:
+                        np.lib.format.write_array_header_1_0(member, header)
+                    except ValueError:  # too long for version 1.0
+                        np.lib.format.write_array_header_2_0(member, header)
+                    for chunk in array.chunks():
+                        member.write(chunk.view(np.uint8).data)
+                else:
+                    np.lib.format.write_array(member, array, allow_pickle=False)
 
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> np.ndarray:

@@ -37,6 +37,7 @@ from graph.platform import file_io
 from saver.storage import state
 from saver.format.bundle_files import DATA_SUFFIX, index_filename
 from saver.format.bundle_reader import BundleReader
+from saver.format.bundle_stream import element_chunks, streamable
 from saver.format.coding import TensorSlice
 from saver.format.v1 import V1Reader, v1_files
 
@@ -153,6 +154,22 @@ class CheckpointReader:
                 raise self._v1.not_found(tensor_str)
             value = self._v1.get_tensor(tensor_str)
         return value[()] if value.ndim == 0 and value.dtype == object else value
+
+    def tensor_chunks(self, key: str, elements: int) -> Iterator[np.ndarray]:
+        """The flattened values of tensor ``key``, ``elements`` at a time (the last chunk shorter).
+
+        A numeric V2 tensor stored whole is streamed (memory: one chunk; the CRC is checked after the
+        last chunk); anything else is read whole and cut.
+
+        Raises:
+            NotFoundError: if the key is missing. DataLossError: on any damage.
+        """
+        if self._bundle is not None and streamable(self._bundle, key):
+            yield from element_chunks(self._bundle, key, elements)
+            return
+        value = np.asarray(self.get_tensor(key)).reshape(-1)
+        for start in range(0, max(value.size, 1), elements):
+            yield value[start:start + elements]
 
     def get_tensor_slices(self, key: str) -> list[TensorSlice]:
         """The slices ``key`` is stored in; [] when it is stored as one whole tensor.

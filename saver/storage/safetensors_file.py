@@ -26,6 +26,7 @@ import numpy as np
 from graph.base import dtypes
 from graph.errors import DataLossError
 from graph.platform import file_io
+from saver.format.bundle_stream import StreamedArray
 
 __all__ = ["DTYPES", "NUMPY_TO_SAFETENSORS", "checked_shape", "write", "read"]
 
@@ -95,6 +96,10 @@ def write(file: BinaryIO, members: Sequence[tuple[str, np.ndarray]], metadata: d
     file.write(_HEADER.pack(len(text)))
     file.write(text)
     for _, array in members:  # written from the array's memory: no bytes copy of a large tensor
+        if isinstance(array, StreamedArray):  # a stored tensor (little-endian): chunk by chunk
+            for chunk in array.chunks():
+                file.write(chunk.astype(chunk.dtype.newbyteorder("<"), copy=False).view(np.uint8).data)
+            continue
         little = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
         file.write(little.reshape(-1).view(np.uint8).data)
 
