@@ -83,7 +83,8 @@ def compare_tensors(reader_a, reader_b, key: str, atol: float = 0.0, rtol: float
     dtype = reader_a.get_variable_to_dtype_map()[key]
     if dtype in (dtypes.string, dtypes.variant) or not dtype.is_numpy_compatible:
         return compare_values(reader_a.get_tensor(key), reader_b.get_tensor(key), atol, rtol)
-    elements = max(1, CHUNK_SIZE // dtype.numpy_dtype.itemsize)
+    # a quarter chunk per side: np.isclose's temporaries are several times the chunk
+    elements = max(1, CHUNK_SIZE // 4 // dtype.numpy_dtype.itemsize)
     differing, largest, size = 0, float("nan"), 0
     for a, b in zip(reader_a.tensor_chunks(key, elements), reader_b.tensor_chunks(key, elements)):
         count, most = _numeric_difference(a, b, atol, rtol)
