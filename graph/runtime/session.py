@@ -199,6 +199,22 @@ class BaseSession:
             sys.stdout.write("\n".join(lines) + "\n")
             sys.stdout.flush()
 
+    def make_callable(self, fetches, feed_list=None, accept_options: bool = False):
+        """A function running ``fetches`` with its positional arguments fed to ``feed_list``, as TF's.
+
+        Raises:
+            TypeError: if ``feed_list`` is not a list or tuple.
+        """
+        if feed_list is not None and not isinstance(feed_list, (list, tuple)):
+            raise TypeError("`feed_list` must be a list or tuple.")
+        feeds = list(feed_list or ())
+
+        def run_callable(*feed_args, **kwargs):
+            if feed_list is None and (feed_args or (kwargs and not accept_options)):
+                raise TypeError("this callable takes no feed values (make_callable had no feed_list)")
+            return self.run(fetches, feed_dict=dict(zip(feeds, feed_args)) or None, **kwargs)
+        return run_callable
+
     def partial_run_setup(self, fetches, feeds=None):
         raise NotImplementedError("partial_run is not supported by this emulator.")
 
