@@ -30,7 +30,7 @@ _TOP_LEVEL_MODULES = (
     "graph.variables.variable_scope", "graph.variables.partitioning", "graph.variables.initializers", "graph.runtime.session", "graph.runtime.config", "graph.core.device",
     "graph.ops.clip_ops", "graph.ops.control_flow_assert", "graph.ops.control_flow_case",
     "graph.ops.control_flow_while", "graph.ops.tensor_array_ops", "graph.ops.control_flow_frame_ops",
-    "graph.ops.queue_ops", "graph.ops.reader_ops",
+    "graph.ops.queue_ops", "graph.ops.reader_ops", "graph.ops.functional_ops",
     "graph.ops.sequence_ops", "graph.ops.parsing_ops", "graph.ops.parsing_sequence_ops",
 )
 
@@ -74,6 +74,13 @@ _TOP_LEVEL_ALIASES = {
     "scatter_add": "graph.ops.scatter_ops:scatter_add",
     "scatter_sub": "graph.ops.scatter_ops:scatter_sub",
     "scatter_update": "graph.ops.scatter_ops:scatter_update",
+    "scatter_mul": "graph.ops.scatter_ops:scatter_mul",
+    "scatter_div": "graph.ops.scatter_ops:scatter_div",
+    "scatter_min": "graph.ops.scatter_ops:scatter_min",
+    "scatter_max": "graph.ops.scatter_ops:scatter_max",
+    "scatter_nd_update": "graph.ops.scatter_ops:scatter_nd_update",
+    "scatter_nd_add": "graph.ops.scatter_ops:scatter_nd_add",
+    "scatter_nd_sub": "graph.ops.scatter_ops:scatter_nd_sub",
     "enable_resource_variables": "graph.variables.resource_toggle:enable_resource_variables",
     "disable_resource_variables": "graph.variables.resource_toggle:disable_resource_variables",
     "resource_variables_enabled": "graph.variables.resource_toggle:resource_variables_enabled",
@@ -221,6 +228,7 @@ _NAMESPACES = {
         "variables": "graph.variables.variable_collections:variables_initializer",
     }, frozenset()),
     "queue": ("graph.ops.queue_ops", {}, frozenset()),
+    "test": ("graph.gradients.gradient_checker", {}, frozenset()),
     "train": (None, {
         "replica_device_setter": "graph.train.device_setter:replica_device_setter",
         **{name: "graph.train.coordinator:" + name for name in ("Coordinator", "LooperThread")},

@@ -1,7 +1,8 @@
 """Gradient declarations of the stateful ops: variable updates and random samples carry no gradient.
 
-TensorFlow declares Assign, AssignAdd, AssignSub, ScatterAdd and ScatterSub not differentiable
-(``state_grad.py``; ScatterUpdate it leaves unregistered), and
+TensorFlow declares Assign, AssignAdd, AssignSub, ScatterAdd, ScatterSub, ScatterMul, ScatterDiv and
+ScatterNd{Update,Add,Sub} not differentiable (``state_grad.py``; ScatterUpdate, ScatterMin and ScatterMax it
+leaves unregistered), and
 RandomStandardNormal, TruncatedNormal, RandomUniform and RandomShuffle (``random_ops.py``).
 Ops it leaves unregistered stay unregistered here: VariableV2 has no inputs, so its gradient
 is never looked up, and RandomUniformInt, CountUpTo and IsVariableInitialized give integers
@@ -14,6 +15,7 @@ from graph.gradients.registry import NotDifferentiable
 
 __all__: list[str] = []  # declarations only
 
-for _op_type in ("Assign", "AssignAdd", "AssignSub", "ScatterAdd", "ScatterSub",
+for _op_type in ("Assign", "AssignAdd", "AssignSub", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv",
+                 "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
                  "RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomShuffle"):
     NotDifferentiable(_op_type)

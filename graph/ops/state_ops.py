@@ -49,7 +49,7 @@ def variable_op_v2(shape, dtype, name: str = "Variable", container: str = "", sh
 def _compute_assign(ctx, op, inputs):
     ref, value = inputs
     ref = kernels.variable_ref(op, ref)
-    value = np.array(value, dtype=op._attrs["T"].numpy_dtype, copy=True)
+    value = np.asarray(value, dtype=op._attrs["T"].numpy_dtype)
     if op._attrs["validate_shape"]:
         # An uninitialized VariableV2 already has its declared shape in TF (the kernel allocates it).
         if ref.is_initialized:
@@ -61,7 +61,17 @@ def _compute_assign(ctx, op, inputs):
             raise errors.InvalidArgumentError(
                 None, op, f"Assign requires shapes of both tensors to match. lhs shape= "
                 f"{list(lhs_shape)} rhs shape= {list(value.shape)}")
-    ref.set(value)
+    old = ref.store.get(ref.name)
+    if (type(old) is np.ndarray and old.size == value.size and old.dtype == value.dtype and old.flags.writeable
+            and old.flags.c_contiguous):
+        # TF's AssignOp copies into the initialized buffer when the element counts match (reshaped when
+        # validate_shape=False changes the shape): every read aliasing the variable sees the new value.
+        if old.shape != value.shape:
+            old = old.reshape(value.shape)  # a view of the same buffer
+            ref.set(old)
+        np.copyto(old, value)
+    else:  # uninitialized, or a new element count: a new buffer; earlier reads keep the old one
+        ref.set(np.array(value, copy=True))
     return ref
 
 

@@ -156,7 +156,7 @@ UNREGISTERED_IN_TF = frozenset({
     "VarHandleOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "DestroyResourceOp",
     "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
     "ResourceScatterMin", "ResourceScatterMax",
-    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "Unique",
+    "IsVariableInitialized", "RandomUniformInt", "ListDiff", "ScatterUpdate", "ScatterMin", "ScatterMax", "Unique",
     "SoftsignGrad",  # TF registers Softsign's gradient but none for SoftsignGrad: no third derivative there
     "LRNGrad",  # TF registers LRN's gradient (LRNGrad) but none for LRNGrad
     # saver's checkpoint ops, registered once saver is imported (TF declares StringJoin NotDifferentiable;
