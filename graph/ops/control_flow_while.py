@@ -313,9 +313,13 @@ class WhileContext:
             invariants = [shape for value, invariant in zip(flat_orig, nest.flatten(shape_invariants))
                           for shape in _component_invariants(value, as_shape(invariant))]
         else:  # a SparseTensor's as its TypeSpec gives them: only the dense shape's rank is kept
-            invariants = [shape for value in flat_orig for shape in
-                          (_component_invariants(value, value.shape) if isinstance(value, SparseTensor)
-                           else [t.shape for t in _components(value)])]
+            # (the shapes of flat_vars themselves: a Python number loop variable is converted once, as TF)
+            components, invariants = iter(flat_vars), []
+            for value in flat_orig:
+                parts = [next(components) for _ in (_components(value) if isinstance(value, (IndexedSlices,
+                                                    SparseTensor)) else [value])]
+                invariants.extend(_component_invariants(value, value.shape) if isinstance(value, SparseTensor)
+                                  else [part.shape for part in parts])
         self.Enter()
         try:
             original_body_result, exit_vars = self._build_loop(pred, body, loop_vars, flat_orig, flat_vars,
