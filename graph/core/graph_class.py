@@ -363,6 +363,11 @@ class Graph:
         pattern = re.compile(scope)
         return [item for item in items if hasattr(item, "name") and pattern.match(item.name)]
 
+    @property
+    def collections(self) -> list:
+        """The names of the collections known to this graph (TF's Graph.collections)."""
+        return list(self._collections)
+
     def get_all_collection_keys(self) -> list[str]:
         """Names of the non-empty collections."""
         return [key for key, items in self._collections.items() if items]
