@@ -332,7 +332,7 @@ def var_is_initialized_op(resource, name: str | None = None) -> Tensor:
     """A ``VarIsInitializedOp``: True once the variable has a value in the session."""
     handle = _handle_tensor(resource)
     return constant_ops._scoped_op(handle.graph, "VarIsInitializedOp", [handle], [dtypes_lib.bool],
-                                   name=name or "VarIsInitializedOp")._outputs[0]
+                                   name=name or "VarIsInitializedOp", shapes=[TensorShape([])])._outputs[0]
 
 
 def destroy_resource_op(resource, ignore_lookup_error: bool = True, name: str | None = None):

@@ -229,6 +229,8 @@ kernels.register("IsVariableInitialized", infer=lambda op: [(dtypes_lib.bool, Te
 
 def is_variable_initialized(ref, name: str | None = None) -> Tensor:
     """An ``IsVariableInitialized`` op: a bool scalar, True once ``ref`` has a value in the session."""
+    if not isinstance(ref, Tensor) and hasattr(ref, "is_initialized") and not _ref_tensor(ref).dtype._is_ref_dtype:
+        return ref.is_initialized(name=name)  # a resource variable: its VarIsInitializedOp, as TF dispatches
     ref = _ref_tensor(ref)
     _check_ref("IsVariableInitialized", ref)
     op = ops._scoped_op(ref.graph, "IsVariableInitialized", [ref], name=name or "IsVariableInitialized",

@@ -121,8 +121,9 @@ def initialize_local_variables() -> Operation:
 
 def is_variable_initialized(variable) -> Tensor:
     """A bool scalar IsVariableInitialized op, colocated with the variable."""
-    ref = variable._ref() if isinstance(variable, Variable) else variable
-    return state_ops.is_variable_initialized(ref)
+    if isinstance(variable, Variable) and not variable._ref().dtype._is_ref_dtype:
+        return state_ops.is_variable_initialized(variable)  # a resource variable: its VarIsInitializedOp
+    return state_ops.is_variable_initialized(variable._ref() if isinstance(variable, Variable) else variable)
 
 
 def _default_var_list() -> list:

@@ -18,6 +18,7 @@ from graph.platform import tf_logging as logging
 from graph.proto.summary import Summary
 from graph.summary.writer import FileWriterCache
 from graph.train.global_step import GLOBAL_STEP_READ_KEY, get_global_step
+from graph.variables import variable_collections
 from graph.variables.variables import Variable
 from saver.loops.session_run_hook import SessionRunArgs, SessionRunHook
 
@@ -102,7 +103,7 @@ def global_step_read_tensor(graph=None):
         return None
     with graph.as_default() as g, g.name_scope(None), g.name_scope(step.op.name + "/"):
         if isinstance(step, Variable):  # readable before the variable is initialized: its initial value
-            value = control_flow_ops.cond(state_ops.is_variable_initialized(step), step.read_value,
+            value = control_flow_ops.cond(variable_collections.is_variable_initialized(step), step.read_value,
                                           lambda: step.initial_value)
         else:
             value = step
@@ -248,6 +249,10 @@ class StepCounterHook(SessionRunHook):
         self._output_dir = output_dir
         self._last_global_step = None
         self._steps_per_run = 1
+
+    def _set_steps_per_run(self, steps_per_run: int) -> None:
+        # TF's private hook for a train op that advances the global step by more than one per run
+        self._steps_per_run = steps_per_run
 
     def begin(self) -> None:
         if self._summary_writer is None and self._output_dir:

@@ -68,6 +68,10 @@ class CheckpointSaverHook(SessionRunHook):
         self._steps_per_run = 1
         self._save_graph_def = save_graph_def
 
+    def _set_steps_per_run(self, steps_per_run: int) -> None:
+        # TF's private hook for a train op that advances the global step by more than one per run
+        self._steps_per_run = steps_per_run
+
     def begin(self) -> None:
         self._summary_writer = FileWriterCache.get(self._checkpoint_dir)
         self._global_step_tensor = require_global_step_read("CheckpointSaverHook")
