@@ -8,6 +8,8 @@ sessions on one graph hold independent values.  The assign ops take the ref at i
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
@@ -70,9 +72,23 @@ def _compute_assign(ctx, op, inputs):
             old = old.reshape(value.shape)  # a view of the same buffer
             ref.set(old)
         np.copyto(old, value)
+    elif _forwardable(op, value):  # TF's forward_input: the variable takes over the input's buffer
+        ref.set(value)
     else:  # uninitialized, or a new element count: a new buffer; earlier reads keep the old one
         ref.set(np.array(value, copy=True))
     return ref
+
+
+# References to an input array while Assign runs, measured with the executor as it is (the run's value
+# slot, the argument list, the kernel's local names); getrefcount and _forwardable's argument add two.
+# Any more and something else holds it (tests/graph/ops/test_assign_forwarding.py checks both sides).
+_RUN_HOLDERS = 4
+
+
+def _forwardable(op, value) -> bool:
+    """True when only this run and this op hold ``value`` (an array owning its writable buffer)."""
+    return (type(value) is np.ndarray and value.flags.owndata and value.flags.writeable and value.flags.c_contiguous
+            and len(op._inputs[1]._consumers) == 1 and sys.getrefcount(value) <= _RUN_HOLDERS + 2)
 
 
 def _compute_update(function):
