@@ -437,14 +437,22 @@ default_graph_stack = _GraphStack()
 class _DefaultGraph:
     """The context of `Graph.as_default`."""
 
-    __slots__ = ("_graph",)
+    __slots__ = ("_graph", "_entered")
 
     def __init__(self, graph: Graph):
         self._graph = graph
+        self._entered = False
 
     def __enter__(self) -> Graph:
         default_graph_stack.stack.append(self._graph)
+        self._entered = True
         return self._graph
 
     def __exit__(self, *exc_info) -> None:
-        default_graph_stack.stack.pop()
+        # A second exit is a no-op, as exiting TF's finished generator context is (a variable_scope exited
+        # out of order exits its graph context before raising, and again when closed properly); an emptied
+        # stack is left alone, as TF's _DefaultStack does.
+        if self._entered:
+            self._entered = False
+            if default_graph_stack.stack:
+                default_graph_stack.stack.pop()
