@@ -19,7 +19,8 @@ from graph.ops.tensor_array_ops import TensorArray
 __all__ = ["gradient_source"]
 
 # TF's tensor_array_grad declares these (the handle, its size, closing it, the gradient array itself).
-for _op_type in ("TensorArrayV3", "TensorArrayGradV3", "TensorArraySizeV3", "TensorArrayCloseV3"):
+for _op_type in ("TensorArrayV3", "TensorArrayGradV3", "TensorArrayGradWithShape", "TensorArraySizeV3",
+                 "TensorArrayCloseV3"):
     NotDifferentiable(_op_type)
 
 

@@ -20,7 +20,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
 from graph.base.shapes import TensorShape, as_shape
 
-__all__ = ["FLOW_INFO", "HANDLE_INFO"]
+__all__ = ["FLOW_INFO", "HANDLE_INFO", "handle_element_shape"]
 
 FLOW_INFO = (dtypes_lib.float32, TensorShape([]))  # a scalar float flow, as TF's shape functions say
 HANDLE_INFO = (dtypes_lib.resource, TensorShape([2]))
@@ -48,16 +48,21 @@ class _ArrayState:
         self.gradients: dict = {}  # gradient source -> its gradient array
         self.marked_size = -1  # the size a split gave it (-1: none)
 
-    def gradient(self, op, source: str) -> _ArrayState:
-        """The gradient array of this array for ``source``: same size and element shapes, created once."""
+    def gradient(self, op, source: str, prepend: tuple | None = None) -> _ArrayState:
+        """The gradient array of this array for ``source``: same size and element shapes (each with
+        ``prepend`` in front, TensorArrayGradWithShape), created once."""
         grad = self.gradients.get(source)
         if grad is None:
             grad = _ArrayState.__new__(_ArrayState)
             size = len(self.elements)
             grad.name, grad.dtype = f"{self.name}@{source}", self.dtype
-            grad.elements, grad.cleared, grad.shapes = [None] * size, [False] * size, list(self.shapes)
+            prefix = () if prepend is None else tuple(prepend)
+            grad.elements, grad.cleared = [None] * size, [False] * size
+            grad.shapes = [None if shape is None else prefix + tuple(shape) for shape in self.shapes]
             grad.dynamic_size, grad.clear_after_read = False, True
-            grad.element_shape, grad.identical_shapes = self.element_shape, self.identical_shapes
+            grad.element_shape = self.element_shape if prepend is None else \
+                TensorShape(list(prefix)).concatenate(self.element_shape)
+            grad.identical_shapes = self.identical_shapes
             grad.closed, grad.aggregate_writes, grad.gradients = False, True, {}
             grad.marked_size = self.marked_size
             self.gradients[source] = grad
@@ -256,6 +261,55 @@ def _compute_grad(ctx, op, inputs):
     return [array.gradient(op, op._attrs["source"].decode()), np.float32(flow)]
 
 
+def _compute_grad_with_shape(ctx, op, inputs):
+    handle, flow, prepend = inputs
+    prepend = np.asarray(prepend)
+    if prepend.ndim != 1:
+        raise errors.InvalidArgumentError(None, op, f"shape_to_prepend must be a vector, got shape "
+                                          f"{list(prepend.shape)}")
+    array = _state(op, handle)
+    return [array.gradient(op, op._attrs["source"].decode(), [int(d) for d in prepend]), np.float32(flow)]
+
+
+# Ops a TensorArray handle passes through unchanged (TF's shape functions forward the handle data).
+_HANDLE_FORWARDING = frozenset(("Enter", "RefEnter", "Identity", "Switch", "RefSwitch", "Exit", "TensorArrayGradV3"))
+
+
+def handle_element_shape(handle) -> TensorShape | None:
+    """The element shape TF's shape inference attaches to a TensorArray handle tensor (its handle data):
+    the array's ``element_shape`` when fully defined or ``identical_element_shapes``; None: no handle data."""
+    op = handle.op
+    while op.type in _HANDLE_FORWARDING:
+        op = op._inputs[0].op
+    if op.type == "TensorArrayV3":
+        shape = as_shape(op._attrs.get("element_shape", TensorShape(None)))
+        return shape if shape.is_fully_defined() or op._attrs.get("identical_element_shapes") else None
+    if op.type == "TensorArrayGradWithShape":
+        forward = handle_element_shape(op._inputs[0])
+        if forward is None:
+            return None
+        prepend = op._inputs[2].shape  # an int32 vector: its length is the number of dimensions prepended
+        rank = prepend.as_list()[0] if prepend.ndims == 1 else None
+        if rank is None or forward.ndims is None:
+            return TensorShape(None)
+        return TensorShape([None] * rank).concatenate(forward)
+    return None
+
+
+def _infer_read(op):
+    shape = handle_element_shape(op._inputs[0])
+    return [(op._attrs["dtype"], shape if shape is not None else TensorShape(None))]
+
+
+def _infer_gather(op):
+    shape = handle_element_shape(op._inputs[0])
+    if shape is None:
+        shape = _element_infer(op)
+    indices = op._inputs[1].shape
+    rows = TensorShape(indices.as_list()[:1]) if indices.ndims == 1 else TensorShape([None])
+    return [(op._attrs["dtype"], rows.concatenate(shape) if shape.ndims is not None else TensorShape(None))]
+
+
 def _element_infer(op):
     shape = as_shape(op._attrs.get("element_shape", TensorShape(None)))
     return shape
@@ -265,11 +319,8 @@ kernels.register("TensorArrayV3", infer=lambda op: [HANDLE_INFO, FLOW_INFO], com
                  default_attrs={"element_shape": TensorShape(None), "dynamic_size": False, "clear_after_read": True,
                                 "identical_element_shapes": False, "tensor_array_name": b""})
 kernels.register("TensorArrayWriteV3", infer=lambda op: [FLOW_INFO], compute=_compute_write, stateful=True)
-kernels.register("TensorArrayReadV3", infer=lambda op: [(op._attrs["dtype"], TensorShape(None))],
-                 compute=_compute_read, stateful=True)
-kernels.register("TensorArrayGatherV3", compute=_compute_gather, stateful=True,
-                 infer=lambda op: [(op._attrs["dtype"], TensorShape([None]).concatenate(_element_infer(op))
-                                    if _element_infer(op).ndims is not None else TensorShape(None))],
+kernels.register("TensorArrayReadV3", infer=_infer_read, compute=_compute_read, stateful=True)
+kernels.register("TensorArrayGatherV3", compute=_compute_gather, stateful=True, infer=_infer_gather,
                  default_attrs={"element_shape": TensorShape(None)})
 kernels.register("TensorArrayConcatV3", compute=_compute_concat, stateful=True,
                  infer=lambda op: [(op._attrs["dtype"], TensorShape(None)), (dtypes_lib.int64, TensorShape([None]))],
@@ -280,3 +331,5 @@ kernels.register("TensorArraySizeV3", infer=lambda op: [(dtypes_lib.int32, Tenso
                  compute=_compute_size, stateful=True)
 kernels.register("TensorArrayCloseV3", infer=lambda op: [], compute=_compute_close, stateful=True)
 kernels.register("TensorArrayGradV3", infer=lambda op: [HANDLE_INFO, FLOW_INFO], compute=_compute_grad, stateful=True)
+kernels.register("TensorArrayGradWithShape", infer=lambda op: [HANDLE_INFO, FLOW_INFO],
+                 compute=_compute_grad_with_shape, stateful=True)

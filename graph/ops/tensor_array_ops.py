@@ -9,6 +9,7 @@ writes and reads.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 
 from graph.base import dtypes as dtypes_lib
@@ -218,6 +219,20 @@ def _create(op_type: str, inputs: list, name: str | None = None, attrs: dict | N
             inputs = [inputs[0], convert_to_tensor(inputs[1], dtype=dtypes_lib.int32, name=_INDEX_ARGS[op_type])] \
                 + inputs[2:]
         return inputs[0].graph.create_op(op_type, inputs, name=scope, attrs=attrs)
+
+
+def tensor_array_grad_with_shape(handle: Tensor, flow_in, shape_to_prepend, source: str, name: str | None = None):
+    """The gradient array of ``handle`` for ``source`` whose elements have ``shape_to_prepend`` in front of the
+    forward elements' shapes (``TensorArrayGradWithShape``); returns ``(grad_handle, flow_out)``."""
+    with name_scope(name, "TensorArrayGradWithShape", [handle, flow_in, shape_to_prepend]) as scope:
+        flow_in = convert_to_tensor(flow_in, dtype=dtypes_lib.float32, name="flow_in")
+        shape_to_prepend = convert_to_tensor(shape_to_prepend, dtype=dtypes_lib.int32, name="shape_to_prepend")
+        op = handle.graph.create_op("TensorArrayGradWithShape", [handle, flow_in, shape_to_prepend], name=scope,
+                                    attrs={"source": source.encode()})
+        return _GradWithShapeOutput(*op._outputs)
+
+
+_GradWithShapeOutput = collections.namedtuple("TensorArrayGradWithShape", ["grad_handle", "flow_out"])
 
 
 def with_flow(old, flow):

@@ -10,9 +10,8 @@ TensorFlow Authors, licensed under the Apache License, Version 2.0.
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, private, skip_both, skip_ours, tf
+from tests.tf_suites.harness import TestCase, private, skip_both, tf
 
-MAP_FN = "not yet emulated: tf.map_fn / tf.scan (functional_ops)"
 
 
 def _stack_op(name: str):
@@ -369,7 +368,6 @@ class ControlFlowTest(TestCase):
             r = tf.gradients(r, v)[0]
             self.assertAllClose(512.0, self.evaluate(r))
 
-    @skip_ours(MAP_FN)
     def testNestedWhileGrad_ParallelIterations(self):
         # The stack pushes and pops of an inner loop run in the order of its outer loop's iterations.
         with self.cached_session() as sess:
@@ -507,7 +505,6 @@ class ControlFlowTest(TestCase):
             output_grad = tf.while_loop(c, b, [i0, tf.constant(0.0)])
             self.assertAllClose(600.0, sess.run(output_grad)[1])
 
-    @skip_ours(MAP_FN)
     def testWhileAndTensorArray(self):
         with self.cached_session() as sess:
             param = tf.constant(2.0)
@@ -590,7 +587,6 @@ class ControlFlowTest(TestCase):
             all_ops = x.graph.get_operations()
             self.assertFalse(any(name in op.name for op in all_ops))
 
-    @skip_ours(MAP_FN)
     def testWhileGradGradFail(self):
         theta = tf.Variable(initial_value=1.)
 

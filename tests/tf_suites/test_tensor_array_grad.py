@@ -10,7 +10,7 @@ Version 2.0.
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, private, skip_ours, tf
+from tests.tf_suites.harness import TestCase, private, tf
 
 
 def _grad_source(op_or_tensor):
@@ -91,11 +91,11 @@ class TensorArrayTest(TestCase):
         for dtype in (tf.int32, tf.int64, tf.float32, tf.float64, tf.complex64, tf.complex128):
             self._testTensorArrayWriteGradientAddMultipleAdds(dtype)
 
-    @skip_ours("not yet emulated: TensorArrayGradWithShape (data_flow_ops.tensor_array_grad_with_shape)")
     def testSkipEagerTensorArrayGradWithShapeKnownElementShape(self):
         with self.cached_session() as sess:
             ta = tf.TensorArray(size=3, dtype=tf.float32, element_shape=tf.TensorShape([2, 3]))
-            handle, flow = private("tensorflow.python.ops.data_flow_ops:tensor_array_grad_with_shape", "")(
+            handle, flow = private("tensorflow.python.ops.data_flow_ops:tensor_array_grad_with_shape",
+                                   "graph.ops.tensor_array_ops:tensor_array_grad_with_shape")(
                 handle=ta.handle, flow_in=ta.flow, shape_to_prepend=tf.TensorShape([4, 5]), source="source")
             ta_grad = tf.TensorArray(tf.float32, handle=handle, flow=flow)
             value = tf.placeholder(tf.float32)
@@ -106,11 +106,11 @@ class TensorArrayTest(TestCase):
             fed_value = np.random.random([4, 5, 2, 3])
             self.assertAllClose(fed_value, sess.run(read_value, feed_dict={value: fed_value}))
 
-    @skip_ours("not yet emulated: TensorArrayGradWithShape (data_flow_ops.tensor_array_grad_with_shape)")
     def testSkipEagerTensorArrayGradWithShapeUnknownElementShape(self):
         with self.cached_session() as sess:
             ta = tf.TensorArray(size=3, dtype=tf.float32, element_shape=None)
-            handle, flow = private("tensorflow.python.ops.data_flow_ops:tensor_array_grad_with_shape", "")(
+            handle, flow = private("tensorflow.python.ops.data_flow_ops:tensor_array_grad_with_shape",
+                                   "graph.ops.tensor_array_ops:tensor_array_grad_with_shape")(
                 handle=ta.handle, flow_in=ta.flow, shape_to_prepend=tf.TensorShape([4, 5]), source="source")
             ta_grad = tf.TensorArray(tf.float32, handle=handle, flow=flow)
             value = tf.placeholder(tf.float32)
