@@ -21,6 +21,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
 from graph.base.shapes import TensorShape, as_shape
 from graph.core.graph import Tensor, get_default_graph
+from graph.core.random_seed import get_seed
 from graph.data import function as function_lib
 from graph.data import structure as structure_lib
 from graph.data.dataset_values import DatasetValue
@@ -271,6 +272,8 @@ def make_initializable_iterator(dataset, shared_name: str | None = None) -> Iter
 def make_one_shot_iterator(dataset) -> Iterator:
     """An iterator over ``dataset`` that starts on first use in each Session (no initializer to run)."""
     graph = get_default_graph()
+    # TF draws a seed for the factory function's graph: it moves the graph's seedless-op count on by one.
+    get_seed(None)
     factories = _FACTORIES.setdefault(graph, {})
     name = f"_make_dataset_{len(factories):08x}"
     factories[name] = dataset._variant_tensor

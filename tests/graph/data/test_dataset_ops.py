@@ -111,6 +111,23 @@ def test_graph_seed_sets_the_shuffle_order(tf1):
     assert_same_elements(*both(tf1, build))
 
 
+@pytest.mark.tf
+def test_one_shot_iterator_draws_a_seed_as_tensorflow(tf1):
+    """make_one_shot_iterator takes one op seed of the graph, so later seedless random ops draw what TF's do."""
+    def run(tf):
+        with tf.Graph().as_default():
+            tf.set_random_seed(41)
+            element = tf.data.Dataset.range(6).shuffle(6).make_one_shot_iterator().get_next()
+            weights = tf.truncated_normal([4])
+            [op] = [op for op in tf.get_default_graph().get_operations() if op.type == "TruncatedNormal"]
+            with tf.Session() as session:
+                return [int(session.run(element)) for _ in range(6)], session.run(weights), op.get_attr("seed2")
+    (order, weights, seed2), (order_tf, weights_tf, seed2_tf) = run(ours), run(tf1)
+    assert seed2 == seed2_tf == 2
+    assert order == order_tf
+    np.testing.assert_array_equal(weights, weights_tf)
+
+
 def test_unseeded_shuffle_is_a_permutation():
     values = [int(v) for v in drain(ours, lambda tf: tf.data.Dataset.range(30).shuffle(30))]
     assert sorted(values) == list(range(30))
