@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from graph import errors
 from graph.core import graph as graph_lib
 from graph.ops import control_flow_ops, state_ops
 from graph.platform import tf_logging as logging
@@ -331,9 +332,18 @@ class FinalOpsHook(SessionRunHook):
         if self._final_ops is not None:
             try:
                 self._final_ops_values = session.run(self._final_ops, feed_dict=self._final_ops_feed_dict)
-            except StopIteration:
-                logging.warning("A StopIteration was raised by the final ops: they should only read variables, "
-                                "not the input.")
+            except (errors.OutOfRangeError, StopIteration):
+                # TF's warning: a final op that reads input again (a metric's value_op) is a user bug
+                logging.warning(
+                    "An OutOfRangeError or StopIteration exception is raised by the code in FinalOpsHook. This "
+                    "typically means the Ops running by the FinalOpsHook have a dependency back to some input "
+                    "source, which should not happen. For example, for metrics in tf.estimator.Estimator, all "
+                    "metrics functions return two Ops: `value_op` and  `update_op`. Estimator.evaluate calls the "
+                    "`update_op` for each batch of the data in input source and, once it is exhausted, it call the "
+                    "`value_op` to get the metric values. The `value_op` here should have dependency back to "
+                    "variables reading only, rather than reading another batch from input. Otherwise, the "
+                    "`value_op`, executed by `FinalOpsHook`, triggers another data reading, which ends "
+                    "OutOfRangeError/StopIteration. Please fix that.")
                 raise
 
 

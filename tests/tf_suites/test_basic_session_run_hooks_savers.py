@@ -79,6 +79,7 @@ class _RecordingWriter:
         self.graphs = []
         self.meta_graphs = []
         self.session_logs = []
+        self.run_metadata_tags = []
 
     def get_logdir(self):
         return self.logdir
@@ -107,7 +108,7 @@ class _RecordingWriter:
         self.session_logs.append((session_log.status, global_step))
 
     def add_run_metadata(self, run_metadata, tag, global_step=None):
-        pass
+        self.run_metadata_tags.append(tag)
 
     def flush(self):
         pass
