@@ -124,7 +124,11 @@ def _reduce(op_type: str, input_tensor, axis, keepdims, name, reduction_indices,
         attrs = {"keep_dims": keepdims, "Tidx": dims.dtype.base_dtype}
         if op_type not in ("Any", "All"):
             attrs["T"] = input_tensor.dtype.base_dtype
-        return graph.create_op(op_type, [input_tensor, dims], name=scope, attrs=attrs)._outputs[0]
+        output = graph.create_op(op_type, [input_tensor, dims], name=scope, attrs=attrs)._outputs[0]
+    if axis is None and not keepdims and not output.shape.is_fully_defined():
+        output.set_shape([])  # all axes reduced: a scalar even when the input's rank is unknown (TF's
+        # _may_reduce_to_scalar)
+    return output
 
 
 def _make_reduction(op_type, doc):

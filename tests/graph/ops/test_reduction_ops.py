@@ -1,0 +1,39 @@
+"""Reductions of a tensor of unknown rank: the static shapes TensorFlow infers, and the values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as tf_ours
+
+REDUCTIONS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all")
+VALUE = np.arange(1, 7, dtype=np.float32).reshape(2, 3) / 4.0
+
+
+def _build(tf, name: str):
+    dtype = tf.bool if name in ("reduce_any", "reduce_all") else tf.float32
+    x = tf.placeholder(dtype, None, name="x")
+    reduce = getattr(tf, name)
+    return [reduce(x), reduce(x, keepdims=True), reduce(x, axis=0), reduce(x, reduction_indices=None),
+            reduce(x, keep_dims=False)]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_unknown_rank_reductions_infer_tensorflows_shapes_and_values(tf1, name):
+    theirs = _build(tf1, name)
+    with tf_ours.Graph().as_default() as graph:
+        ours = _build(tf_ours, name)
+    for mine, real in zip(ours, theirs):
+        assert mine.shape.ndims == real.shape.ndims
+        if real.shape.ndims is not None:
+            assert mine.shape.as_list() == real.shape.as_list()
+    assert ours[0].shape.as_list() == []
+    value = VALUE > 0.5 if name in ("reduce_any", "reduce_all") else VALUE
+    with tf1.Session() as sess:
+        expected = sess.run(theirs, {tf1.get_default_graph().get_tensor_by_name("x:0"): value})
+    got = tf_ours.Session(graph=graph).run(ours, {graph.get_tensor_by_name("x:0"): value})
+    for mine, real in zip(got, expected):
+        assert np.shape(mine) == np.shape(real)
+        np.testing.assert_allclose(mine, real, rtol=1e-6)
