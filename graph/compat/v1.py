@@ -160,6 +160,7 @@ _NAMESPACES = {
     }, frozenset()),
     "math": (("graph.ops.math_ops", "graph.ops.reduction_ops"), {
         "top_k": "graph.ops.top_k_ops:top_k",
+        "conj": "graph.ops.linalg_ops:conj",
         "segment_sum": "graph.ops.segment_ops:segment_sum",
         "in_top_k": "graph.ops.top_k_ops:in_top_k",
         "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
@@ -183,7 +184,7 @@ _NAMESPACES = {
         "tensor_diag": "graph.ops.matrix_diag_ops:diag",
         "set_diag": "graph.ops.matrix_diag_ops:matrix_set_diag",
         "band_part": "graph.ops.matrix_diag_ops:matrix_band_part",
-    }, frozenset(("matrix_diag_part", "matrix_inverse", "matrix_determinant", "matrix_solve",
+    }, frozenset(("conj", "matrix_diag_part", "matrix_inverse", "matrix_determinant", "matrix_solve",
                   "matrix_triangular_solve", "matrix_diag", "matrix_set_diag", "matrix_band_part"))),
     "dtypes": ("graph.base.dtypes", {}, _NOT_IN_DTYPES),
     "summary": (("graph.ops.summary_ops", "graph.ops.summary_image_ops"), {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from graph.base import dtypes as dtypes_lib
 from graph.core.graph import Tensor, control_dependencies
 from graph.gradients.registry import NotDifferentiable, RegisterGradient
-from graph.ops import array_fill_ops, array_index_ops, array_ops, constant_ops, math_grad_ops, math_ops
+from graph.ops import array_fill_ops, array_index_ops, array_ops, constant_ops, linalg_ops, math_grad_ops, math_ops
 from graph.ops import reduction_ops
 
 __all__ = ["smart_broadcast_gradient_args", "reduce_gradient_args"]
@@ -118,6 +118,7 @@ def _mul_grad(op, grad):
     if isinstance(grad, Tensor) and _same_known_shapes(x, y, grad) and \
             grad.dtype.base_dtype in (dtypes_lib.int32, dtypes_lib.float32):
         return _mul(grad, y), _mul(grad, x)
+    x, y = linalg_ops.conj(x), linalg_ops.conj(y)  # complex products back-propagate through conjugates, as TF
     return reduce_gradient_args(x, y, _mul(grad, y), _mul(x, grad))
 
 

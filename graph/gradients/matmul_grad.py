@@ -1,4 +1,4 @@
-"""Gradients of the matrix products (TensorFlow's ``math_grad.py``): MatMul and BatchMatMulV2.
+"""Gradients of the matrix products (TensorFlow's ``math_grad.py``): MatMul and BatchMatMulV2, and Conj.
 
 Each product's gradient is two products with the other operand (transposed as the forward
 op's attrs say), marked ``grad_a``/``grad_b`` as TensorFlow marks them; a batch product
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graph.core.graph import Tensor
 from graph.gradients.registry import RegisterGradient
-from graph.ops import array_ops, math_grad_ops, reduction_ops
+from graph.ops import array_ops, linalg_ops, math_grad_ops, reduction_ops
 
 __all__: list[str] = []  # gradient functions register themselves
 
@@ -81,3 +81,9 @@ def _batch_mat_mul_v2_grad(op, grad):
     grad_x = array_ops.reshape(reduction_ops.reduce_sum(grad_x, rx), sx)
     grad_y = array_ops.reshape(reduction_ops.reduce_sum(grad_y, ry), sy)
     return grad_x, grad_y
+
+
+@RegisterGradient("Conj")
+def _conj_grad(op, grad):
+    """The conjugate of the incoming gradient."""
+    return [linalg_ops.conj(grad)]

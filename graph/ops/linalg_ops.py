@@ -1,5 +1,5 @@
-"""Linear-algebra op builders and kernels: matmul (MatMul, BatchMatMulV2), qr (Qr), diagonals (DiagPart,
-MatrixDiagPartV3) and matrix_transpose (a Transpose of the last two axes).
+"""Linear-algebra op builders and kernels: matmul (MatMul, BatchMatMulV2), conj (Conj), qr (Qr), diagonals
+(DiagPart, MatrixDiagPartV3) and matrix_transpose (a Transpose of the last two axes).
 
 ``Qr`` computes with LAPACK through numpy (Householder reflections, the sign convention of
 TensorFlow's Eigen HouseholderQR); float16 is computed in float32.
@@ -21,7 +21,7 @@ from graph.ops.array_ops import broadcast_static_shape
 from graph.ops.constant_ops import constant_value
 
 __all__ = [
-    "matmul", "qr", "diag_part", "matrix_diag_part", "matrix_transpose",
+    "matmul", "conj", "qr", "diag_part", "matrix_diag_part", "matrix_transpose",
 ]
 
 _QR_TYPES = (dtypes_lib.float64, dtypes_lib.float32, dtypes_lib.float16, dtypes_lib.complex64, dtypes_lib.complex128)
@@ -102,6 +102,26 @@ kernels.register("BatchMatMulV2", infer=_infer_batch_matmul, compute=_compute_ba
                  default_attrs={"adj_x": False, "adj_y": False, "grad_x": False, "grad_y": False})
 
 
+def _infer_conj(op):
+    return [(op._inputs[0].dtype.base_dtype, op._inputs[0].shape)]
+
+
+kernels.register("Conj", infer=_infer_conj, compute=lambda ctx, op, inputs: np.conj(inputs[0]))
+
+
+def conj(x, name: str | None = None) -> Tensor:
+    """The complex conjugate (``Conj``); real and integer tensors are returned as they are, as in TF."""
+    if isinstance(x, Tensor) and (x.dtype.is_floating or x.dtype.is_integer):
+        return x
+    with name_scope(name, "Conj", [x]) as scope:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            return x.graph.create_op("Conj", [x], name=scope, attrs={"T": x.dtype.base_dtype})._outputs[0]
+        if x.dtype.is_floating or x.dtype.is_integer:
+            return x
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}")
+
+
 def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
            adjoint_b: bool = False, a_is_sparse: bool = False, b_is_sparse: bool = False,
            name: str | None = None) -> Tensor:
@@ -114,9 +134,13 @@ def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False, adjoint_a
                             f"{a.dtype.base_dtype.name} of argument 'a'.")
         rank_a, rank_b = a.shape.ndims, b.shape.ndims
         if (rank_a is not None and rank_a > 2) or (rank_b is not None and rank_b > 2):
+            # BatchMatMulV2 only adjoints: a transpose is the adjoint of the conjugate (Conj is a no-op on reals)
+            a, b = (conj(a) if transpose_a else a), (conj(b) if transpose_b else b)
             attrs = {"T": a.dtype.base_dtype, "adj_x": bool(transpose_a or adjoint_a),
                      "adj_y": bool(transpose_b or adjoint_b), "grad_x": False, "grad_y": False}
             return a.graph.create_op("BatchMatMulV2", [a, b], name=scope, attrs=attrs)._outputs[0]
+        # MatMul only transposes: an adjoint is the transpose of the conjugate
+        a, b = (conj(a) if adjoint_a else a), (conj(b) if adjoint_b else b)
         attrs = {"T": a.dtype.base_dtype, "transpose_a": bool(transpose_a or adjoint_a),
                  "transpose_b": bool(transpose_b or adjoint_b), "grad_a": False, "grad_b": False}
         return a.graph.create_op("MatMul", [a, b], name=scope, attrs=attrs)._outputs[0]
