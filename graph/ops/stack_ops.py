@@ -47,9 +47,9 @@ def _state(op, handle) -> _StackState:
 
 
 def _compute_stack(ctx, op, inputs):
-    stack = _StackState(op, int(inputs[0]))
-    ctx.op_state.setdefault("Stacks", []).append(stack)
-    return [stack]
+    # nothing kept in the session: a stack lives as long as the run holding its handle (concurrent runs
+    # never share one, finished runs leave nothing behind)
+    return [_StackState(op, int(inputs[0]))]
 
 
 def _compute_push(ctx, op, inputs):
@@ -77,9 +77,6 @@ def _compute_close(ctx, op, inputs):
     stack = _state(op, inputs[0])
     stack.closed = True
     stack.elements = []
-    stacks = ctx.op_state.get("Stacks", [])
-    if stack in stacks:
-        stacks.remove(stack)
     return []
 
 

@@ -2,8 +2,9 @@
 
 Each execution of ``TensorArrayV3`` in a Session creates a fresh array (TF: a per-step
 resource); the handle's value is that array's state object, which flows through Enter and
-Identity like any value; the session keeps the arrays of the current run in ``ctx.op_state``
-so ``TensorArrayCloseV3`` can release them.  Writes return the flow input as the new flow.
+Identity like any value.  Nothing is kept in the session: an array lives as long as the run
+that holds its handle (so concurrent runs never share one, and finished runs leave nothing
+behind); ``TensorArrayCloseV3`` clears it.  Writes return the flow input as the new flow.
 
 ``TensorArrayGradV3`` returns the gradient array of a forward array for one gradient
 ``source`` (one per tf.gradients call), created on first use with the forward array's
@@ -12,6 +13,8 @@ each write a gradient), and reading an index nobody wrote gives zeros of that el
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -150,15 +153,16 @@ def _read(op, array: _ArrayState, index: int):
     return value
 
 
+# TF names each array it creates '<tensor_array_name or op name>_<count>' with one process-wide counter
+# (write errors quote it); next() on itertools.count is atomic, so concurrent runs draw distinct numbers.
+_ARRAY_COUNTER = itertools.count()
+
+
 def _compute_create(ctx, op, inputs):
     array = _ArrayState(op, int(inputs[0]))
-    # TF names each array it creates '<tensor_array_name or op name>_<count>' (write errors quote it)
-    count = ctx.op_state.get("TensorArrayCount", 0)
-    ctx.op_state["TensorArrayCount"] = count + 1
     base = op._attrs.get("tensor_array_name", b"")
     base = base.decode() if isinstance(base, bytes) else base
-    array.name = f"{base or op.name}_{count}"
-    ctx.op_state.setdefault("TensorArrays", []).append(array)
+    array.name = f"{base or op.name}_{next(_ARRAY_COUNTER)}"
     return [array, np.float32(0)]
 
 
@@ -249,9 +253,7 @@ def _compute_size(ctx, op, inputs):
 def _compute_close(ctx, op, inputs):
     array = _state(op, inputs[0])
     array.closed = True
-    arrays = ctx.op_state.get("TensorArrays", [])
-    if array in arrays:
-        arrays.remove(array)
+    array.elements = [None] * len(array.elements)  # released now, not when the run's values go
     return []
 
 
