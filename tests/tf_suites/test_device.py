@@ -62,5 +62,6 @@ class DeviceTest(TestCase):
         # attribute: 'barcpugpu'"); matched as 2.21 words it.
         with self.assertRaisesRegex(ValueError, "Unknown attribute 'barcpugpu'"):
             check_valid("/barcpugpu:muu/baz:2")
-        with self.assertRaisesRegex(ValueError, "Cannot specify multiple device"):
+        # TF 2.21: "Multiple device types are not allowed ..." (stored source: "Cannot specify multiple device")
+        with self.assertRaisesRegex(ValueError, "Multiple device types are not allowed"):
             check_valid("/cpu:0/device:GPU:2")
