@@ -86,9 +86,20 @@ _RUN_HOLDERS = 4
 
 
 def _forwardable(op, value) -> bool:
-    """True when only this run and this op hold ``value`` (an array owning its writable buffer)."""
-    return (type(value) is np.ndarray and value.flags.owndata and value.flags.writeable and value.flags.c_contiguous
-            and len(op._inputs[1]._consumers) == 1 and sys.getrefcount(value) <= _RUN_HOLDERS + 2)
+    """True when only this run and this op hold ``value`` and its writable buffer."""
+    return (type(value) is np.ndarray and value.flags.writeable and value.flags.c_contiguous
+            and len(op._inputs[1]._consumers) == 1 and sys.getrefcount(value) <= _RUN_HOLDERS + 2
+            and _owns_buffer(value))
+
+
+def _owns_buffer(value: np.ndarray) -> bool:
+    """The array owns its buffer, or is a same-size view (a reshape) of an array only it references."""
+    base = value.base
+    if base is None:
+        return value.flags.owndata
+    # references to the base: the view's, this local name's and getrefcount's argument
+    return (type(base) is np.ndarray and base.base is None and base.flags.owndata and base.nbytes == value.nbytes
+            and sys.getrefcount(base) <= 3)
 
 
 def _compute_update(function):

@@ -32,6 +32,30 @@ def test_initializer_output_becomes_the_variable(monkeypatch):
     assert _init_peak(lambda: tf.zeros(SHAPE) + 1.0) > 2.9
 
 
+def test_random_initializers_are_forwarded():
+    assert _init_peak(lambda: tf.random_uniform(SHAPE, seed=1)) < 1.1  # its reshaped output is taken over
+    for make in (lambda: tf.random_uniform(SHAPE, seed=1), lambda: tf.random_normal(SHAPE, seed=1)):
+        with Graph().as_default():
+            value = make()
+            v = tf.Variable(value, name="v")
+            with tf.Session() as sess:
+                sess.run(v.initializer)
+                stored = sess.run(v)
+            with tf.Session() as sess:  # a new session draws the same first values
+                assert np.array_equal(stored, sess.run(value))
+
+
+def test_views_of_held_arrays_are_copied():
+    with Graph().as_default():
+        base = tf.zeros([4, 3]) + 1.0
+        v = tf.Variable(tf.reshape(base, [12]), name="v")
+        other = base * 2.0  # a second consumer of the reshaped array's base
+        with tf.Session() as sess:
+            _, doubled = sess.run([v.initializer, other])
+            sess.run(tf.assign_add(v, tf.ones([12])))
+            assert doubled.tolist() == [[2.0] * 3] * 4 and sess.run(v).tolist() == [2.0] * 12
+
+
 def _updates(tf_module, sess_factory):
     """Each case where the initial value is also held elsewhere: after assign_add the holder is unchanged."""
     results = {}
