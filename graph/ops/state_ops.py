@@ -93,13 +93,16 @@ def _forwardable(op, value) -> bool:
 
 
 def _owns_buffer(value: np.ndarray) -> bool:
-    """The array owns its buffer, or is a same-size view (a reshape) of an array only it references."""
-    base = value.base
-    if base is None:
-        return value.flags.owndata
-    # references to the base: the view's, this local name's and getrefcount's argument
-    return (type(base) is np.ndarray and base.base is None and base.flags.owndata and base.nbytes == value.nbytes
-            and sys.getrefcount(base) <= 3)
+    """The array owns its buffer, or views it through same-size arrays (reshapes, a restored array's
+    base-class view) each referenced only by the next."""
+    view = value
+    while view.base is not None:
+        base = view.base
+        # references to a base: the view's, this local name's and getrefcount's argument
+        if not isinstance(base, np.ndarray) or base.nbytes != value.nbytes or sys.getrefcount(base) > 3:
+            return False
+        view = base
+    return view.flags.owndata
 
 
 def _compute_update(function):
