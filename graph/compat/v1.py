@@ -237,7 +237,8 @@ _NAMESPACES = {
             "QueueRunner", "add_queue_runner", "start_queue_runners")},
         **{name: "graph.train.input:" + name for name in (
             "limit_epochs", "input_producer", "string_input_producer", "range_input_producer", "slice_input_producer",
-            "batch", "shuffle_batch", "batch_join", "shuffle_batch_join")},
+            "batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch",
+            "maybe_batch_join", "maybe_shuffle_batch_join")},
         **{name: "saver.loops.session_run_hook:" + name for name in (
             "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues")},
         **{name: "saver.loops.basic_hooks:" + name for name in (
@@ -251,6 +252,10 @@ _NAMESPACES = {
             "SingularMonitoredSession", "MonitoredTrainingSession")},
         "Supervisor": "saver.loops.supervisor:Supervisor",
         "ClusterSpec": "graph.train.device_setter:ClusterSpec",
+        "Server": "graph.train.server_lib:Server",
+        "ServerDef": "graph.proto.cluster:ServerDef",
+        "ClusterDef": "graph.proto.cluster:ClusterDef",
+        "JobDef": "graph.proto.cluster:JobDef",
         "Saver": "saver.saver:Saver",
         **{name: "graph.proto.example:" + name for name in (
             "Example", "SequenceExample", "Feature", "Features", "FeatureList", "FeatureLists", "BytesList",

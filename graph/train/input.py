@@ -23,11 +23,13 @@ from graph.ops import array_index_ops, array_ops, constant_ops, control_flow_ops
 from graph.ops import reduction_ops, summary_ops
 from graph.ops.control_flow_assert import Assert
 from graph.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
+from graph.train import input_sparse
 from graph.train.queue_runner import QueueRunner, add_queue_runner
 from graph.variables.variables import Variable
 
 __all__ = ["limit_epochs", "input_producer", "string_input_producer", "range_input_producer",
-           "slice_input_producer", "batch", "shuffle_batch", "batch_join", "shuffle_batch_join"]
+           "slice_input_producer", "batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch",
+           "maybe_shuffle_batch", "maybe_batch_join", "maybe_shuffle_batch_join"]
 
 
 # ----------------------------------------------------------------- producers
@@ -140,10 +142,9 @@ def _as_original_type(original, dequeued):
 
 
 def _validate(tensor_list, what: str) -> list:
-    if any(isinstance(t, SparseTensor) for t in tensor_list):
-        raise TypeError(f"{what}: batching SparseTensors (TF stores them in a SparseTensorsMap) is not emulated; "
-                        "batch their dense components instead.")
-    tensor_list = convert_n_to_tensor_or_indexed_slices(tensor_list)
+    # SparseTensors pass as they are (TF's conversion keeps composite tensors): they are stored by handle
+    tensor_list = [t if isinstance(t, SparseTensor) else convert_n_to_tensor_or_indexed_slices([t])[0]
+                   for t in tensor_list]
     if not tensor_list:
         raise ValueError(f"Expected at least one tensor in {what}().")
     return tensor_list
@@ -210,76 +211,138 @@ def _dequeue(queue, batch_size, allow_smaller_final_batch: bool, name: str):
 
 
 # ----------------------------------------------------------------- batchers
-def batch(tensors, batch_size, num_threads: int = 1, capacity: int = 32, enqueue_many: bool = False, shapes=None,
-          dynamic_pad: bool = False, allow_smaller_final_batch: bool = False, shared_name: str | None = None,
-          name: str | None = None):
-    """Batches of ``batch_size`` from examples enqueued by ``num_threads`` runner threads (FIFO order)."""
+def _queue_summary(queue, capacity: int) -> None:
+    summary_ops.scalar(f"fraction_of_{capacity}_full",
+                       math_ops.cast(queue.size(), dtypes_lib.float32) * (1.0 / capacity))
+
+
+def _batch(tensors, batch_size, keep_input, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
+           dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
     tensor_list = _as_tensor_list(tensors)
-    with name_scope(name, "batch", list(tensor_list)) as name:
+    with name_scope(name, "batch", list(tensor_list) + [keep_input]) as name:
         tensor_list = _validate(tensor_list, "batch")
-        keep_input = _validate_keep_input(True, enqueue_many)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
+        tensor_list, sparse_info = input_sparse.store_sparse_tensors(tensor_list, enqueue_many, keep_input)
         types = _dtypes([tensor_list])
         shapes = _shapes([tensor_list], shapes, enqueue_many)
         queue = (PaddingFIFOQueue if dynamic_pad else FIFOQueue)(capacity=capacity, dtypes=types, shapes=shapes,
                                                                  shared_name=shared_name)
-        ops = _enqueue_ops(queue, [tensor_list], enqueue_many, keep_input) * num_threads
-        add_queue_runner(QueueRunner(queue, ops))
-        summary_ops.scalar(f"fraction_of_{capacity}_full",
-                           math_ops.cast(queue.size(), dtypes_lib.float32) * (1.0 / capacity))
-        return _as_original_type(tensors, _dequeue(queue, batch_size, allow_smaller_final_batch, name))
+        add_queue_runner(QueueRunner(queue, _enqueue_ops(queue, [tensor_list], enqueue_many, keep_input) * num_threads))
+        _queue_summary(queue, capacity)
+        dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
+        return _as_original_type(tensors, input_sparse.restore_sparse_tensors(dequeued, sparse_info))
 
 
-def shuffle_batch(tensors, batch_size, capacity: int, min_after_dequeue: int, num_threads: int = 1, seed=None,
-                  enqueue_many: bool = False, shapes=None, allow_smaller_final_batch: bool = False,
-                  shared_name: str | None = None, name: str | None = None):
-    """Batches of ``batch_size`` drawn at random from a RandomShuffleQueue holding ``min_after_dequeue`` or more."""
-    tensor_list = _as_tensor_list(tensors)
-    with name_scope(name, "shuffle_batch", list(tensor_list)) as name:
-        return _shuffle(tensors, [tensor_list], batch_size, capacity, min_after_dequeue, seed, enqueue_many, shapes,
-                        allow_smaller_final_batch, shared_name, name, num_threads, "shuffle_batch")
+def _batch_join(tensors_list, batch_size, keep_input, capacity=32, enqueue_many=False, shapes=None,
+                dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    tensor_list_list = _as_tensor_list_list(tensors_list)
+    with name_scope(name, "batch_join", _flat(tensor_list_list) + [keep_input]) as name:
+        tensor_list_list = [_validate(tensors, "batch_join") for tensors in tensor_list_list]
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
+        tensor_list_list, sparse_info = input_sparse.store_sparse_tensors_join(tensor_list_list, enqueue_many,
+                                                                               keep_input)
+        types = _dtypes(tensor_list_list)
+        shapes = _shapes(tensor_list_list, shapes, enqueue_many)
+        queue = (PaddingFIFOQueue if dynamic_pad else FIFOQueue)(capacity=capacity, dtypes=types, shapes=shapes,
+                                                                 shared_name=shared_name)
+        add_queue_runner(QueueRunner(queue, _enqueue_ops(queue, tensor_list_list, enqueue_many, keep_input)))
+        _queue_summary(queue, capacity)
+        dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
+        return _as_original_type(tensors_list[0], input_sparse.restore_sparse_tensors(dequeued, sparse_info))
 
 
-def _shuffle(original, tensor_lists, batch_size, capacity, min_after_dequeue, seed, enqueue_many, shapes,
-             allow_smaller_final_batch, shared_name, name, num_threads, what):
-    if capacity <= min_after_dequeue:
-        raise ValueError(f"capacity {capacity} must be bigger than min_after_dequeue {min_after_dequeue}.")
-    tensor_lists = [_validate(tensors, what) for tensors in tensor_lists]
-    keep_input = _validate_keep_input(True, enqueue_many)
-    types = _dtypes(tensor_lists)
-    shapes = _shapes(tensor_lists, shapes, enqueue_many)
-    queue = RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue, seed=seed, dtypes=types,
-                               shapes=shapes, shared_name=shared_name)
-    ops = _enqueue_ops(queue, tensor_lists, enqueue_many, keep_input) * num_threads
-    add_queue_runner(QueueRunner(queue, ops))
-    full = math_ops.cast(math_ops.maximum(0, queue.size() - min_after_dequeue), dtypes_lib.float32) * \
-        (1.0 / (capacity - min_after_dequeue))
-    summary_ops.scalar(f"fraction_over_{min_after_dequeue}_of_{capacity - min_after_dequeue}_full", full)
-    return _as_original_type(original, _dequeue(queue, batch_size, allow_smaller_final_batch, name))
+def _flat(tensor_list_list) -> list:
+    return [t for tensors in tensor_list_list for t in tensors]
+
+
+def _shuffle_batch(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, num_threads=1, seed=None,
+                   enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None,
+                   join=False):
+    """shuffle_batch (join=False: one tensor list, num_threads runners) and shuffle_batch_join (one per list)."""
+    tensor_list_list = _as_tensor_list_list(tensors_list) if join else [_as_tensor_list(tensors_list)]
+    what = "shuffle_batch_join" if join else "shuffle_batch"
+    with name_scope(name, what, _flat(tensor_list_list) + [keep_input]) as name:
+        if capacity <= min_after_dequeue:
+            raise ValueError(f"capacity {capacity} must be bigger than min_after_dequeue {min_after_dequeue}.")
+        tensor_list_list = [_validate(tensors, what) for tensors in tensor_list_list]
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
+        tensor_list_list, sparse_info = input_sparse.store_sparse_tensors_join(tensor_list_list, enqueue_many,
+                                                                               keep_input)
+        types = _dtypes(tensor_list_list)
+        shapes = _shapes(tensor_list_list, shapes, enqueue_many)
+        queue = RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue, seed=seed, dtypes=types,
+                                   shapes=shapes, shared_name=shared_name)
+        ops = _enqueue_ops(queue, tensor_list_list, enqueue_many, keep_input)
+        add_queue_runner(QueueRunner(queue, ops if join else ops * num_threads))
+        full = math_ops.cast(math_ops.maximum(0, queue.size() - min_after_dequeue), dtypes_lib.float32) * \
+            (1.0 / (capacity - min_after_dequeue))
+        summary_ops.scalar(f"fraction_over_{min_after_dequeue}_of_{capacity - min_after_dequeue}_full", full)
+        dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
+        original = tensors_list[0] if join else tensors_list
+        return _as_original_type(original, input_sparse.restore_sparse_tensors(dequeued, sparse_info))
+
+
+def batch(tensors, batch_size, num_threads: int = 1, capacity: int = 32, enqueue_many: bool = False, shapes=None,
+          dynamic_pad: bool = False, allow_smaller_final_batch: bool = False, shared_name: str | None = None,
+          name: str | None = None):
+    """Batches of ``batch_size`` from examples enqueued by ``num_threads`` runner threads (FIFO order)."""
+    return _batch(tensors, batch_size, True, num_threads, capacity, enqueue_many, shapes, dynamic_pad,
+                  allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch(tensors, keep_input, batch_size, num_threads: int = 1, capacity: int = 32,
+                enqueue_many: bool = False, shapes=None, dynamic_pad: bool = False,
+                allow_smaller_final_batch: bool = False, shared_name: str | None = None, name: str | None = None):
+    """batch() enqueueing only the examples (or, with enqueue_many, the rows) where ``keep_input`` is true."""
+    return _batch(tensors, batch_size, keep_input, num_threads, capacity, enqueue_many, shapes, dynamic_pad,
+                  allow_smaller_final_batch, shared_name, name)
 
 
 def batch_join(tensors_list, batch_size, capacity: int = 32, enqueue_many: bool = False, shapes=None,
                dynamic_pad: bool = False, allow_smaller_final_batch: bool = False, shared_name: str | None = None,
                name: str | None = None):
     """Batches from several lists of tensors, one runner thread enqueueing each list."""
-    tensor_lists = _as_tensor_list_list(tensors_list)
-    with name_scope(name, "batch_join", [t for tensors in tensor_lists for t in tensors]) as name:
-        tensor_lists = [_validate(tensors, "batch_join") for tensors in tensor_lists]
-        keep_input = _validate_keep_input(True, enqueue_many)
-        types = _dtypes(tensor_lists)
-        shapes = _shapes(tensor_lists, shapes, enqueue_many)
-        queue = (PaddingFIFOQueue if dynamic_pad else FIFOQueue)(capacity=capacity, dtypes=types, shapes=shapes,
-                                                                 shared_name=shared_name)
-        add_queue_runner(QueueRunner(queue, _enqueue_ops(queue, tensor_lists, enqueue_many, keep_input)))
-        summary_ops.scalar(f"fraction_of_{capacity}_full",
-                           math_ops.cast(queue.size(), dtypes_lib.float32) * (1.0 / capacity))
-        return _as_original_type(tensors_list[0], _dequeue(queue, batch_size, allow_smaller_final_batch, name))
+    return _batch_join(tensors_list, batch_size, True, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity: int = 32, enqueue_many: bool = False,
+                     shapes=None, dynamic_pad: bool = False, allow_smaller_final_batch: bool = False,
+                     shared_name: str | None = None, name: str | None = None):
+    """batch_join() enqueueing only where ``keep_input`` is true."""
+    return _batch_join(tensors_list, batch_size, keep_input, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def shuffle_batch(tensors, batch_size, capacity: int, min_after_dequeue: int, num_threads: int = 1, seed=None,
+                  enqueue_many: bool = False, shapes=None, allow_smaller_final_batch: bool = False,
+                  shared_name: str | None = None, name: str | None = None):
+    """Batches of ``batch_size`` drawn at random from a RandomShuffleQueue holding ``min_after_dequeue`` or more."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, True, num_threads, seed, enqueue_many,
+                          shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_shuffle_batch(tensors, batch_size, capacity: int, min_after_dequeue: int, keep_input,
+                        num_threads: int = 1, seed=None, enqueue_many: bool = False, shapes=None,
+                        allow_smaller_final_batch: bool = False, shared_name: str | None = None,
+                        name: str | None = None):
+    """shuffle_batch() enqueueing only where ``keep_input`` is true."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
 
 
 def shuffle_batch_join(tensors_list, batch_size, capacity: int, min_after_dequeue: int, seed=None,
                        enqueue_many: bool = False, shapes=None, allow_smaller_final_batch: bool = False,
                        shared_name: str | None = None, name: str | None = None):
     """Shuffled batches from several lists of tensors, one runner thread enqueueing each list."""
-    tensor_lists = _as_tensor_list_list(tensors_list)
-    with name_scope(name, "shuffle_batch_join", [t for tensors in tensor_lists for t in tensors]) as name:
-        return _shuffle(tensors_list[0], tensor_lists, batch_size, capacity, min_after_dequeue, seed, enqueue_many,
-                        shapes, allow_smaller_final_batch, shared_name, name, 1, "shuffle_batch_join")
+    return _shuffle_batch(tensors_list, batch_size, capacity, min_after_dequeue, True, 1, seed, enqueue_many,
+                          shapes, allow_smaller_final_batch, shared_name, name, join=True)
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity: int, min_after_dequeue: int, keep_input,
+                             seed=None, enqueue_many: bool = False, shapes=None,
+                             allow_smaller_final_batch: bool = False, shared_name: str | None = None,
+                             name: str | None = None):
+    """shuffle_batch_join() enqueueing only where ``keep_input`` is true."""
+    return _shuffle_batch(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, 1, seed, enqueue_many,
+                          shapes, allow_smaller_final_batch, shared_name, name, join=True)

@@ -177,6 +177,8 @@ UNREGISTERED_IN_TF = frozenset({
     # readers (TF declares nothing for the V2 reader ops)
     "TFRecordReaderV2", "TextLineReaderV2", "WholeFileReaderV2", "IdentityReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
     "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2",
+    # SparseTensorsMap ops (TF declares nothing for them)
+    "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap",
 })
 
 
