@@ -239,6 +239,7 @@ _NAMESPACES = {
             "limit_epochs", "input_producer", "string_input_producer", "range_input_producer", "slice_input_producer",
             "batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch",
             "maybe_batch_join", "maybe_shuffle_batch_join")},
+        "match_filenames_once": "graph.data.matching_files:match_filenames_once",
         **{name: "saver.loops.session_run_hook:" + name for name in (
             "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues")},
         **{name: "saver.loops.basic_hooks:" + name for name in (
