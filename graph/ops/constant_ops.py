@@ -103,9 +103,7 @@ def _to_ndarray(value, dtype=None) -> np.ndarray:
         if array.dtype.kind in "SUO" or (dtype is not None and dtype == dtypes_lib.string):
             return _encode_strings(array)
         if dtype is not None and array.dtype != dtype.numpy_dtype:
-            if dtype.is_integer and array.dtype.kind == "f":
-                raise _type_error(dtype, value)
-            array = array.astype(dtype.numpy_dtype)
+            array = array.astype(dtype.numpy_dtype)  # numpy values are cast unchecked, as TF's make_tensor_proto
         return array
     if dtype is not None:
         _check_compatible(value, dtype)

@@ -64,9 +64,15 @@ def _sizes_shape(tensor: Tensor) -> TensorShape:
 
 
 def _infer_backprop_input(op):
-    conv_util.check_rank4(op, 1, "filter")
-    conv_util.check_rank4(op, 2, "out_backprop")
+    filter_shape = conv_util.check_rank4(op, 1, "filter")
+    backprop_shape = conv_util.check_rank4(op, 2, "out_backprop")
     _params(op)
+    spatial = ops.constant_value(op._inputs[0])
+    if spatial is not None and np.size(spatial) == 2:  # input_sizes of the spatial dimensions only, as TF allows
+        batch, depth = backprop_shape.dims[0].value, filter_shape.dims[2].value
+        data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
+        return [(op._inputs[1].dtype.base_dtype, conv_util.shape_in_format(
+            [batch, int(spatial[0]), int(spatial[1]), depth], data_format))]
     return [(op._inputs[1].dtype.base_dtype, _sizes_shape(op._inputs[0]))]
 
 
@@ -85,10 +91,12 @@ def _run_geometry(op, image_shape: tuple, filter_shape, out_backprop: np.ndarray
         raise errors.InvalidArgumentError(None, op, f"{op.type}: input and filter must be 4-dimensional, got "
                                           f"{list(image_shape)} and {list(filter_shape)}")
     n, height, width, depth = image_shape
-    if depth != filter_shape[2]:
+    if depth != filter_shape[2] and (op.type != "Conv2D" or not filter_shape[2] or depth % filter_shape[2]
+                                     or filter_shape[3] % (depth // filter_shape[2])):
         raise errors.InvalidArgumentError(
-            None, op, f"{op.type}: input depth ({depth}) must equal the filter's input depth ({filter_shape[2]}): "
-            "grouped convolutions are not supported by this emulator")
+            None, op, f"{op.type}: input depth ({depth}) must equal the filter's input depth ({filter_shape[2]})"
+            + (" or be a multiple of it that divides the filter's output depth" if op.type == "Conv2D" else
+               ": grouped convolution gradients are GPU-only in TensorFlow"))
     rows, cols = conv_util.kernel_geometry(op, height, width, tuple(filter_shape[:2]), strides, dilations)
     if out_backprop is not None and out_backprop.shape != (n, rows.out, cols.out, filter_shape[3]):
         raise errors.InvalidArgumentError(
@@ -106,22 +114,36 @@ def _compute_conv2d(ctx, op, inputs):
     data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
     image, filters = conv_util.to_nhwc(np.asarray(inputs[0]), data_format), np.asarray(inputs[1])
     rows, cols, strides, dilations = _run_geometry(op, image.shape, filters.shape)
-    out = conv_util.windows_times(_windows(image, rows, cols, filters.shape[:2], strides, dilations),
-                                  filters.reshape(-1, filters.shape[3]))
-    out = out.reshape(image.shape[0], rows.out, cols.out, filters.shape[3]).astype(image.dtype, copy=False)
+    taps, in_depth, out_depth = filters.shape[:2], filters.shape[2], filters.shape[3]
+    groups = image.shape[3] // in_depth if in_depth else 1
+    group_out = out_depth // groups
+    # A grouped convolution (input depth a multiple of the filter's) convolves each group of input channels
+    # with its own slice of output channels, as TF's CPU kernel does.
+    parts = [conv_util.windows_times(
+        _windows(image[..., g * in_depth:(g + 1) * in_depth] if groups > 1 else image, rows, cols, taps, strides,
+                 dilations),
+        filters[..., g * group_out:(g + 1) * group_out].reshape(taps[0] * taps[1] * in_depth, group_out))
+        for g in range(groups)]
+    out = parts[0] if groups == 1 else np.concatenate(parts, axis=1)
+    out = out.reshape(image.shape[0], rows.out, cols.out, out_depth).astype(image.dtype, copy=False)
     return conv_util.from_nhwc(out, data_format)
 
 
 def _compute_backprop_input(ctx, op, inputs):
     data_format = format_bytes(op._attrs.get("data_format", b"NHWC"))
-    sizes = conv_util.sizes_argument(op, inputs[0], "input_sizes")
     filters = np.asarray(inputs[1])
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
+    if np.shape(inputs[0]) == (2,) and filters.ndim == 4:  # spatial sizes only: batch and depth as TF takes them
+        spatial = [int(v) for v in np.asarray(inputs[0])]
+        batch = out_backprop.shape[0] if out_backprop.ndim == 4 else 0
+        sizes = conv_util.shape_in_format([batch, spatial[0], spatial[1], filters.shape[2]], data_format).as_list()
+    else:
+        sizes = conv_util.sizes_argument(op, inputs[0], "input_sizes")
     n, height, width, depth = (sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == b"NCHW" else sizes
     rows, cols, strides, dilations = _run_geometry(op, (n, height, width, depth), filters.shape, out_backprop)
     # One product per filter tap, each added where that tap reads: cheaper than col2im's one big product,
     # whose [M, taps * depth] result would be read back with strides.
-    grads = out_backprop.reshape(-1, filters.shape[3])
+    grads = out_backprop.reshape(n * rows.out * cols.out, filters.shape[3])
     image = conv_util.accumulate_taps(
         lambda i, j: (grads @ filters[i, j].T).reshape(n, rows.out, cols.out, depth), (n, height, width, depth),
         rows, cols, filters.shape[:2], strides, dilations)
@@ -135,7 +157,7 @@ def _compute_backprop_filter(ctx, op, inputs):
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     rows, cols, strides, dilations = _run_geometry(op, image.shape, sizes, out_backprop)
     grad = conv_util.windows_transposed_times(_windows(image, rows, cols, sizes[:2], strides, dilations),
-                                              out_backprop.reshape(-1, sizes[3]))
+                                              out_backprop.reshape(image.shape[0] * rows.out * cols.out, sizes[3]))
     return grad.reshape(sizes).astype(image.dtype, copy=False)
 
 

@@ -177,7 +177,7 @@ def windows(padded: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int
 def _image_chunks(view: np.ndarray, columns: int):
     """(start, stop, buffer) over the batch of a windows ``view``, each chunk's columns copied into ``buffer``."""
     n = view.shape[0]
-    per_image = max(1, view[0].size * view.itemsize)
+    per_image = max(1, int(np.prod(view.shape[1:])) * view.itemsize)  # view[0] does not exist for an empty batch
     chunk = max(1, min(n, _COLUMN_BYTES // per_image))
     buffer = np.empty((chunk,) + view.shape[1:], view.dtype)
     for start in range(0, n, chunk):
