@@ -17,14 +17,13 @@ the Switch output that stands for it inside the branch, and a context lists the 
 it as ``nested_contexts`` (written without the export scope, as TF does).  TensorFlow writes the
 map in its hash table's order, which changes from run to run; we write it sorted (deterministic),
 and a context imported from a file is written back as the very bytes read while it is unchanged.
-A WhileContext built here is written as TF's WhileContextDef (WhileContext.to_proto); ``while_context``
-entries read from a file, and cond contexts that hold one, stay the bytes they were read as (the
-executor needs no context to run an imported loop).
+A WhileContext is written as TF's WhileContextDef (WhileContext.to_proto) and read back as a WhileContext
+over the imported loop's ops (WhileContext.from_proto, nested conds and loops included), so tf.gradients
+differentiates a loop read from a ``.meta`` file; a context read from a file is written back as its bytes
+while it is unchanged.
 """
 
 from __future__ import annotations
-
-import logging
 
 from graph.core import graph as graph_lib
 from graph.ops.control_flow_ops import CondContext, set_control_flow_context
@@ -34,10 +33,8 @@ from graph.proto.protobuf import BOOL, INT32, STRING, Field, MapField, Message
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 
 __all__ = ["ValuesDef", "ControlFlowContextDef", "CondContextDef", "WhileContextDef",
-           "cond_context_to_proto", "while_context_to_proto", "cond_context_from_proto", "context_bytes", "context_from_bytes"]
-
-logger = logging.getLogger(__name__)
-
+           "cond_context_to_proto", "while_context_to_proto", "cond_context_from_proto", "while_context_from_proto",
+           "context_bytes", "context_from_bytes"]
 
 class ValuesDef(Message):
     """control_flow.proto ValuesDef: the tensors seen in a context, and the inside stand-ins of outside ones."""
@@ -62,7 +59,7 @@ class CondContextDef(Message):
 
 
 class WhileContextDef(Message):
-    """control_flow.proto WhileContextDef: a ``while_loop`` (read and written back, not rebuilt here)."""
+    """control_flow.proto WhileContextDef: a ``while_loop``."""
     context_name = Field(1, STRING)
     parallel_iterations = Field(2, INT32)
     back_prop = Field(3, BOOL)
@@ -148,15 +145,16 @@ def context_bytes(item, export_scope: str | None = None) -> bytes | None:
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
     if isinstance(item, WhileContext):
-        proto = while_context_to_proto(item, export_scope)
-        return None if proto is None else proto.to_bytes(deterministic=True)
-    if not isinstance(item, CondContext):
-        raise TypeError(f"a control-flow context collection holds CondContexts, not {type(item).__name__}")
-    proto = cond_context_to_proto(item, export_scope)
+        proto, message = while_context_to_proto(item, export_scope), WhileContextDef
+    elif isinstance(item, CondContext):
+        proto, message = cond_context_to_proto(item, export_scope), CondContextDef
+    else:
+        raise TypeError(f"a control-flow context collection holds CondContexts and WhileContexts, not "
+                        f"{type(item).__name__}")
     if proto is None:
         return None
     original = item.__dict__.get("_imported_bytes")
-    if original is not None and export_scope is None and CondContextDef.from_bytes(original) == proto:
+    if original is not None and export_scope is None and message.from_bytes(original) == proto:
         return original  # unchanged since it was read: TF's bytes, map order and all
     return proto.to_bytes(deterministic=True)
 
@@ -172,36 +170,11 @@ def _tensor(graph, name: str, context_def: CondContextDef):
                          f"{error}") from error
 
 
-def _holds_while_loop(context_def: CondContextDef) -> bool:
-    return any(nested.which_oneof("ctxt") != "cond_ctxt" or _holds_while_loop(nested.cond_ctxt)
-               for nested in context_def.nested_contexts)
-
-
-def cond_context_from_proto(context_def: CondContextDef, import_scope: str | None = None) -> CondContext:
-    """Rebuilds a CondContext (and the conds nested in it) over ops already in the default graph
-    (CondContext.from_proto): its ops are marked as inside it, as TensorFlow's import does.
-
-    Raises:
-        ValueError: if the proto names a tensor or op that is not in the graph.
-        NotImplementedError: if a while loop is nested in it (no WhileContext here).
-    """
-    if _holds_while_loop(context_def):
-        raise NotImplementedError(f"cond context '{context_def.context_name}' holds a while loop, which cannot "
-                                  "be rebuilt here")
-    graph = graph_lib.get_default_graph()
-    context = CondContext.__new__(CondContext)
-    graph.unique_name("cond_text")  # TF's constructor reserves its default name before the proto's replaces it
-    context._graph = graph
-    context._name = prepend_name_scope(context_def.context_name, import_scope)
-    context._pred = _tensor(graph, prepend_name_scope(context_def.pred_name, import_scope), context_def)
-    context._pivot = _tensor(graph, prepend_name_scope(context_def.pivot_name, import_scope), context_def)
-    context._branch = context_def.branch
-    context._outer_context = graph._control_flow_context
-    context._context_stack = []
-    context._nested_contexts = []
-    if context._outer_context is not None:
-        context._outer_context.__dict__.setdefault("_nested_contexts", []).append(context)
-    values_def = context_def.values_def or ValuesDef()
+def _values_from_def(context, values_def: ValuesDef | None, context_def, import_scope: str | None) -> None:
+    """A context's values and external values read back, its ops marked as inside it (TF's
+    ControlFlowContext._init_values_from_proto)."""
+    graph = context._graph
+    values_def = values_def or ValuesDef()
     context._values = {prepend_name_scope(name, import_scope) for name in values_def.values}
     context._external_values = {
         prepend_name_scope(key, import_scope): _tensor(graph, prepend_name_scope(value, import_scope), context_def)
@@ -210,24 +183,95 @@ def cond_context_from_proto(context_def: CondContextDef, import_scope: str | Non
         op = _tensor(graph, op_name, context_def)
         if isinstance(op, Operation):
             set_control_flow_context(op, context)
+
+
+def _link_outer(context, graph) -> None:
+    context._outer_context = graph._control_flow_context
+    context._context_stack = []
+    context._nested_contexts = []
+    if context._outer_context is not None:
+        context._outer_context.__dict__.setdefault("_nested_contexts", []).append(context)
+
+
+def _nested_from_defs(context, nested_defs, import_scope: str | None) -> None:
+    """Rebuilds the contexts nested in ``context`` inside it (TF's from_proto: Enter, each nested def, Exit)."""
     context.Enter()
     try:
-        for nested in context_def.nested_contexts:
-            cond_context_from_proto(nested.cond_ctxt, import_scope)
+        for nested in nested_defs:
+            if nested.which_oneof("ctxt") == "while_ctxt":
+                while_context_from_proto(nested.while_ctxt, import_scope)
+            else:
+                cond_context_from_proto(nested.cond_ctxt, import_scope)
     finally:
         context.Exit()
+
+
+def cond_context_from_proto(context_def: CondContextDef, import_scope: str | None = None) -> CondContext:
+    """Rebuilds a CondContext (and the contexts nested in it) over ops already in the default graph
+    (CondContext.from_proto): its ops are marked as inside it, as TensorFlow's import does.
+
+    Raises:
+        ValueError: if the proto names a tensor or op that is not in the graph.
+    """
+    graph = graph_lib.get_default_graph()
+    context = CondContext.__new__(CondContext)
+    graph.unique_name("cond_text")  # TF's constructor reserves its default name before the proto's replaces it
+    context._graph = graph
+    context._name = prepend_name_scope(context_def.context_name, import_scope)
+    context._pred = _tensor(graph, prepend_name_scope(context_def.pred_name, import_scope), context_def)
+    context._pivot = _tensor(graph, prepend_name_scope(context_def.pivot_name, import_scope), context_def)
+    context._branch = context_def.branch
+    _link_outer(context, graph)
+    _values_from_def(context, context_def.values_def, context_def, import_scope)
+    _nested_from_defs(context, context_def.nested_contexts, import_scope)
+    return context
+
+
+def while_context_from_proto(context_def: WhileContextDef, import_scope: str | None = None) -> WhileContext:
+    """Rebuilds a WhileContext (and the contexts nested in it) over a loop already in the default graph
+    (WhileContext.from_proto): pivots, enters, exits and the iteration bound found by name, the loop's ops
+    marked as inside it, so tf.gradients differentiates an imported loop as one built here.
+
+    Raises:
+        ValueError: if the proto names a tensor or op that is not in the graph.
+    """
+    graph = graph_lib.get_default_graph()
+    context = WhileContext.__new__(WhileContext)
+    context._graph = graph
+
+    def element(name: str):
+        return _tensor(graph, prepend_name_scope(name, import_scope), context_def)
+    context._name = prepend_name_scope(context_def.context_name, import_scope)
+    context._maximum_iterations = element(context_def.maximum_iterations_name) \
+        if context_def.maximum_iterations_name else None
+    context._parallel_iterations = context_def.parallel_iterations
+    context._back_prop = context_def.back_prop
+    context._swap_memory = context_def.swap_memory
+    context._pivot_for_pred = element(context_def.pivot_for_pred_name)
+    context._pivot_for_body = element(context_def.pivot_for_body_name)
+    context._pivot = element(context_def.pivot_name)
+    context._loop_exits = [element(name) for name in context_def.loop_exit_names]
+    context._loop_enters = [element(name) for name in context_def.loop_enter_names]
+    context._grad_state = None
+    _link_outer(context, graph)
+    _values_from_def(context, context_def.values_def, context_def, import_scope)
+    if import_scope:  # the frame is renamed with the context, so the Enters name the imported frame
+        for name in sorted(context._values):
+            op = graph.as_graph_element(name).op
+            if op.type in ("Enter", "RefEnter"):
+                op._set_attr("frame_name", context._name.encode())
+    _nested_from_defs(context, context_def.nested_contexts, import_scope)
     return context
 
 
 def context_from_bytes(key: str, data: bytes, import_scope: str | None = None):
-    """A ``cond_context`` item read from a MetaGraphDef: a CondContext, or ``data`` itself where TF's
-    object cannot be rebuilt here (a ``while_context``, or a cond holding a while loop)."""
-    if key != graph_lib.GraphKeys.COND_CONTEXT:
-        return bytes(data)
-    try:
+    """A ``cond_context`` or ``while_context`` item read from a MetaGraphDef, rebuilt as TF's CondContext or
+    WhileContext (any other key: ``data`` itself)."""
+    if key == graph_lib.GraphKeys.COND_CONTEXT:
         context = cond_context_from_proto(CondContextDef.from_bytes(data), import_scope)
-    except NotImplementedError as error:
-        logger.info("%s; kept as the bytes read", error)
+    elif key == graph_lib.GraphKeys.WHILE_CONTEXT:
+        context = while_context_from_proto(WhileContextDef.from_bytes(data), import_scope)
+    else:
         return bytes(data)
     if not import_scope:
         context._imported_bytes = bytes(data)

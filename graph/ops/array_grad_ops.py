@@ -126,9 +126,12 @@ def strided_slice_grad(shape, begin, end, strides, dy, begin_mask: int = 0, end_
                        name: str | None = None) -> Tensor:
     """``dy`` placed into zeros of ``shape`` where ``StridedSlice`` with the same arguments reads."""
     with name_scope(name, "StridedSliceGrad", [shape, begin, end, strides, dy]) as scope:
-        begin = convert_to_tensor(begin, name="begin", preferred_dtype=dtypes_lib.int32)
-        index = begin.dtype.base_dtype
-        shape = convert_to_tensor(shape, dtype=index, name="shape")
+        # converted in the op's input order (TF's op helper: ``shape`` first), all of the first tensor's dtype
+        given = [value.dtype.base_dtype for value in (shape, begin, end, strides) if isinstance(value, Tensor)]
+        shape = convert_to_tensor(shape, dtype=given[0] if given else None, name="shape",
+                                  preferred_dtype=dtypes_lib.int32)
+        index = shape.dtype.base_dtype
+        begin = convert_to_tensor(begin, dtype=index, name="begin")
         end = convert_to_tensor(end, dtype=index, name="end")
         strides = convert_to_tensor(strides, dtype=index, name="strides")
         dy = convert_to_tensor(dy, name="dy")

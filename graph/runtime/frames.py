@@ -110,7 +110,8 @@ def _output_frames(order: list) -> dict:
         base = () if op is None else frames[id(op)]
         for op in reversed(chain):
             if op._type in ENTER_TYPES:
-                base = base + (op._attrs["frame_name"],)
+                frame = op._attrs["frame_name"]  # bytes when built here, str when imported: one name either way
+                base = base + (frame.encode() if isinstance(frame, str) else frame,)
             elif op._type in EXIT_TYPES:
                 if not base:
                     raise errors.InvalidArgumentError(None, op, f"'{op.name}' ({op._type}) is not inside a while "
