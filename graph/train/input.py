@@ -20,7 +20,7 @@ from graph.core.graph_keys import GraphKeys
 from graph.core.indexed_slices import convert_n_to_tensor_or_indexed_slices
 from graph.core.sparse_tensor import SparseTensor
 from graph.ops import array_index_ops, array_ops, constant_ops, control_flow_ops, math_ops, random_ops
-from graph.ops import reduction_ops, summary_ops
+from graph.ops import data_flow_ops, reduction_ops, summary_ops
 from graph.ops.control_flow_assert import Assert
 from graph.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
 from graph.train import input_sparse
@@ -194,7 +194,9 @@ def _enqueue_ops(queue, tensor_lists: list, enqueue_many: bool, keep_input: Tens
     ops = []
     for tensors in tensor_lists:
         if keep_input.shape.ndims == 1:
-            ops.append(enqueue([array_ops.boolean_mask(t, keep_input) for t in tensors]))
+            # TF's _select_which_to_enqueue: the kept rows are partition 1 of a DynamicPartition
+            select = math_ops.cast(keep_input, dtypes_lib.int32)
+            ops.append(enqueue([data_flow_ops.dynamic_partition(t, select, num_partitions=2)[1] for t in tensors]))
             continue
         static = constant_ops.constant_value(keep_input)
         if static is not None:

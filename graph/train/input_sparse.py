@@ -14,7 +14,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.base.shapes import as_dimension
 from graph.core.sparse_tensor import SparseTensor
 from graph.ops import array_index_ops, array_ops, constant_ops, control_flow_ops, sparse_map_ops
-from graph.ops import array_fill_ops
+from graph.ops import array_fill_ops, math_ops
 
 __all__ = ["SparseMetaData", "store_sparse_tensors", "store_sparse_tensors_join", "restore_sparse_tensors"]
 
@@ -58,6 +58,11 @@ def _smart_cond(pred, true_fn, false_fn):
     return control_flow_ops.cond(pred, true_fn, false_fn)
 
 
+def _shape(sp_input: SparseTensor):
+    # TF's array_ops.shape of a SparseTensor: its dense shape cast to int32
+    return math_ops.cast(sp_input.dense_shape, dtypes_lib.int32)
+
+
 def _sparse_retain(sp_input: SparseTensor, to_retain) -> SparseTensor:
     # TF's sparse_retain: the entries where `to_retain` is true, the dense shape unchanged
     where_true = array_ops.reshape(array_index_ops.where(to_retain), [-1])
@@ -79,7 +84,7 @@ def store_sparse_tensors(tensor_list, enqueue_many: bool, keep_input, shared_map
         if enqueue_many:
             stored = _smart_cond(keep_input,
                                  lambda: sparse_map_ops.add_many_sparse_to_tensors_map(t, shared_name=map_name),
-                                 lambda: -1 * array_fill_ops.ones(array_ops.shape(t)[0:1], dtypes_lib.int64))
+                                 lambda: -1 * array_fill_ops.ones(_shape(t)[0:1], dtypes_lib.int64))
             stored.set_shape([None])
             return stored
         return _smart_cond(keep_input, lambda: sparse_map_ops.add_sparse_to_tensors_map(t, shared_name=map_name),
