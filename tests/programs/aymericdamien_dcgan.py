@@ -9,7 +9,9 @@
 # lines. Rewritten for this project rather than copied (Python 3). Edits: the import line;
 # tf.contrib.layers.flatten -> tf.layers.flatten; MNIST -> the local stand-in `input_data`; 20000 steps of
 # 32 -> 4 of 8 (every step reported); discriminator widths 64/128/1024 -> 16/32/64 (speed); noise from a
-# seeded np.random.RandomState; tf.set_random_seed(29); the matplotlib grid -> the generated images' mean.
+# seeded np.random.RandomState; tf.set_random_seed(29); the two training ops in separate sess.run calls
+# (in one call TF runs them in parallel, and whether one reads the other's variables before or after
+# their update varies run to run); the matplotlib grid -> the generated images' mean.
 import numpy as np
 import tensorflow.compat.v1 as tf
 import input_data
@@ -89,7 +91,8 @@ with tf.Session() as sess:
         batch_gen_y = np.ones([batch_size])
         feed_dict = {real_image_input: batch_x, noise_input: z,
                      disc_target: batch_disc_y, gen_target: batch_gen_y}
-        _, _, gl, dl = sess.run([train_gen, train_disc, gen_loss, disc_loss], feed_dict=feed_dict)
+        _, dl = sess.run([train_disc, disc_loss], feed_dict=feed_dict)
+        _, gl = sess.run([train_gen, gen_loss], feed_dict=feed_dict)
         print('Step %i: Generator Loss: %f, Discriminator Loss: %f' % (i, gl, dl))
 
     z = rng.uniform(-1., 1., size=[4, noise_dim])

@@ -6,7 +6,9 @@
 # AdamOptimizer(0.0002) twice, "Step i: Generator Loss: ..., Discriminator Loss: ..." lines. Rewritten for
 # this project rather than copied (Python 3). Edits: the import line; MNIST -> the local stand-in
 # `input_data`; 100000 steps of 128 -> 30 of 32 (reported every 10); np.reshape(g, newshape=...) -> positional (numpy 2); the noise from a seeded
-# np.random.RandomState; tf.set_random_seed(11); the matplotlib sample grid -> the mean and range of 4
+# np.random.RandomState; tf.set_random_seed(11); the two training ops in separate sess.run calls (in one
+# call TF runs them in parallel, and whether one reads the other's variables before or after their update
+# varies run to run); the matplotlib sample grid -> the mean and range of 4
 # generated images.
 import numpy as np
 import tensorflow.compat.v1 as tf
@@ -81,7 +83,8 @@ with tf.Session() as sess:
         batch_x, _ = mnist.train.next_batch(batch_size)
         z = rng.uniform(-1., 1., size=[batch_size, noise_dim])
         feed_dict = {disc_input: batch_x, gen_input: z}
-        _, _, gl, dl = sess.run([train_gen, train_disc, gen_loss, disc_loss], feed_dict=feed_dict)
+        _, dl = sess.run([train_disc, disc_loss], feed_dict=feed_dict)
+        _, gl = sess.run([train_gen, gen_loss], feed_dict=feed_dict)
         if i % 10 == 0 or i == 1:
             print('Step %i: Generator Loss: %f, Discriminator Loss: %f' % (i, gl, dl))
 
