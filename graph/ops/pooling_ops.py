@@ -34,7 +34,21 @@ def _params(op, run: bool = False):
         op, "strides", run=run)
 
 
+def _depth_window(op) -> int:
+    """A MaxPool's window across the depth (NHWC ksize[3]); above 1 it pools depth only, as TF's CPU kernel."""
+    if op.type != "MaxPool" or format_bytes(op._attrs.get("data_format", b"NHWC")) != b"NHWC":
+        return 1
+    ksize = conv_util.sequence_attr(op, "ksize")
+    return ksize[3] if len(ksize) == 4 else 1
+
+
 def _pooled_shape(op, input_shape: TensorShape) -> TensorShape:
+    if _depth_window(op) > 1:  # TF's shape function runs the window formula on every dimension
+        padding, _ = conv_util.padding_attrs(op)
+        ksize, strides = conv_util.sequence_attr(op, "ksize"), conv_util.sequence_attr(op, "strides")
+        dims = [d.value for d in input_shape.dims]
+        return TensorShape([None if d is None else (-(-d // s) if padding == b"SAME" else -(-(d - k + 1) // s))
+                            for d, k, s in zip(dims, ksize, strides)])
     data_format, ksize, strides = _params(op)
     batch, rows, cols, depth = conv_util.nhwc_dims(input_shape, data_format)
     out_rows = conv_util.infer_window(op, rows, ksize[0], strides[0], 1, 0)
@@ -102,7 +116,8 @@ def _padded(image: np.ndarray, rows, cols, ksize, strides, fill=0) -> np.ndarray
 
 
 def _lowest(dtype):
-    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+    # bfloat16 (ml_dtypes) is not a numpy floating subtype: its kind is "V"
+    return np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else -np.inf
 
 
 def _max(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
@@ -154,6 +169,20 @@ def _argmax(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
 
 
 def _compute_max_pool(ctx, op, inputs):
+    window = _depth_window(op)
+    if window > 1:  # depthwise max pooling: the max of each run of `window` channels (TF's checks, in order)
+        image = np.asarray(inputs[0])
+        ksize, strides = conv_util.sequence_attr(op, "ksize"), conv_util.sequence_attr(op, "strides")
+        if ksize[1] != 1 or ksize[2] != 1:
+            raise errors.UnimplementedError(None, op, "MaxPooling supports exactly one of pooling across depth or "
+                                            "pooling across width/height.")
+        if image.shape[3] % window:
+            raise errors.UnimplementedError(None, op, "Depthwise max pooling requires the depth window to evenly "
+                                            "divide the input depth")
+        if strides[3] != window:
+            raise errors.UnimplementedError(None, op, "Depthwise max pooling requires the depth window to equal the "
+                                            "depth stride")
+        return image.reshape(image.shape[:3] + (image.shape[3] // window, window)).max(axis=-1)
     data_format = data_format_of(op)
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
