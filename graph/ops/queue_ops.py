@@ -10,6 +10,7 @@ draws its order from Philox(seed, seed2) as TF's kernel does, so seeded queues d
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 
@@ -22,7 +23,7 @@ from graph.base.shapes import TensorShape, as_shape
 from graph.core import graph as graph_lib
 from graph.core import random_seed
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
-from graph.ops import constant_ops
+from graph.ops import array_concat_ops, array_index_ops, constant_ops
 from graph.ops.queue_state import QueueState, next_resource_id
 
 __all__ = ["QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue"]
@@ -84,6 +85,8 @@ def _check_shared(op, state: QueueState) -> None:
 
 def queue_state(op, handle) -> QueueState:
     """The QueueState a handle input carries (InvalidArgumentError naming ``op`` if it is something else)."""
+    if isinstance(handle, np.ndarray) and handle.shape == () and handle.dtype == object:
+        handle = handle.item()  # a handle that went through Pack / GatherV2 (QueueBase.from_list)
     if not isinstance(handle, QueueState):
         raise errors.InvalidArgumentError(None, op, f"'{op.name}' expects a queue handle as input 0, got "
                                           f"{type(handle).__name__}.")
@@ -237,6 +240,14 @@ def _as_name_list(names, dtypes) -> list | None:
     return list(names)
 
 
+def _shape_common(s1, s2) -> TensorShape:
+    """The dimensions two shapes agree on (None elsewhere); unknown unless their ranks are known and equal."""
+    s1, s2 = as_shape(s1), as_shape(s2)
+    if s1.ndims is None or s2.ndims is None or s1.ndims != s2.ndims:
+        return TensorShape(None)
+    return TensorShape([d1 if d1 is not None and d1 == d2 else None for d1, d2 in zip(s1.as_list(), s2.as_list())])
+
+
 class QueueBase:
     """Base class for queues: enqueue/dequeue ops on one queue handle (TF's data_flow_ops.QueueBase)."""
 
@@ -259,6 +270,26 @@ class QueueBase:
     dtypes = property(lambda self: self._dtypes, doc="The list of dtypes for each component of a queue element.")
     shapes = property(lambda self: self._shapes, doc="The list of shapes for each component of a queue element.")
     names = property(lambda self: self._names, doc="The list of names for each component of a queue element.")
+
+    @staticmethod
+    def from_list(index, queues: list) -> QueueBase:
+        """The queue ``queues[index]`` chosen at run time (their handles stacked and gathered, as TF's).
+
+        Raises:
+            TypeError: if `queues` is not a non-empty list of queues with the same dtypes and names.
+        """
+        if not queues or not isinstance(queues, list) or not all(isinstance(q, QueueBase) for q in queues):
+            raise TypeError("A list of queues expected")
+        dtypes = queues[0].dtypes
+        if not all(dtypes == q.dtypes for q in queues[1:]):
+            raise TypeError("Queues do not have matching component dtypes.")
+        names = queues[0].names
+        if not all(names == q.names for q in queues[1:]):
+            raise TypeError("Queues do not have matching component names.")
+        shapes = [functools.reduce(_shape_common, component) for component in zip(*[q.shapes for q in queues])]
+        queue_refs = array_concat_ops.stack([q.queue_ref for q in queues])
+        return QueueBase(dtypes=dtypes, shapes=shapes, names=names,
+                         queue_ref=array_index_ops.gather(queue_refs, index))
 
     def _check_enqueue_dtypes(self, vals) -> list[Tensor]:
         if isinstance(vals, dict):

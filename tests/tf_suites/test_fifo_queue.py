@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.tf_suites.harness import TestCase, excluded, skip_ours, tf
+from tests.tf_suites.harness import TestCase, excluded, tf
 
 
 def _shapes_attr(op):
@@ -329,7 +329,6 @@ class UnconvertedFIFOQueueTests(TestCase):
                 with self.assertRaisesOpError(message):
                     self.evaluate(q_2.queue_ref.op)
 
-    @skip_ours("not yet emulated: QueueBase.from_list (a queue chosen at run time)")
     def testSelectQueue(self):
         with self.cached_session():
             qlist = [tf.FIFOQueue(10, tf.float32) for _ in range(10)]
@@ -338,7 +337,6 @@ class UnconvertedFIFOQueueTests(TestCase):
                 self.evaluate(q.enqueue((10.0,)))
                 assert self.evaluate(q.dequeue()) == 10.0
 
-    @skip_ours("not yet emulated: QueueBase.from_list (a queue chosen at run time)")
     def testSelectQueueOutOfRange(self):
         with self.cached_session():
             q1 = tf.FIFOQueue(10, tf.float32)
