@@ -307,8 +307,11 @@ class Saver:
             NotFoundError: if a variable is missing from the checkpoint (naming the closest keys).
             InvalidArgumentError: for a shape or dtype mismatch (naming the variable and both shapes).
         """
-        if file_io.is_url(save_path):  # fsspec URLs: restored from a staged local copy
-            return remote.restore(self, sess, save_path)
+        if file_io.is_url(save_path):  # fsspec URLs: a V2 checkpoint read in place by byte ranges, V1 staged
+            in_place = remote.in_place_prefix(save_path)
+            if in_place is None:
+                return remote.restore(self, sess, save_path)
+            save_path = in_place
         if self._is_empty:
             return
         if save_path is None:

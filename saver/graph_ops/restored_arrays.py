@@ -10,12 +10,12 @@ model never holds a second copy of it.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
 from graph import errors
+from graph.platform import file_io
 from saver.format.bundle import BundleReader, index_filename
 from saver.format.coding import parse_shape_and_slice
 from saver.format.v1 import V1Reader
@@ -79,7 +79,7 @@ _PRIME_THRESHOLD = 64  # names per RestoreV2 above which the whole index is deco
 
 def _open_reader(prefix: str):
     """A V2 BundleReader if ``<prefix>.index`` exists, else a V1 reader (as RestoreV2 falls back)."""
-    if os.path.exists(index_filename(prefix)):
+    if file_io.exists(index_filename(prefix)):  # a local path or an fsspec URL (read by byte ranges)
         return BundleReader(prefix)
     return V1Reader(prefix)
 

@@ -42,7 +42,7 @@ from saver.format.coding import TensorSlice
 from saver.format.v1 import V1Reader, v1_files
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "load_variable",
-           "resolve_checkpoint_path", "checkpoint_files", "local_checkpoint", "StagedCheckpointReader"]
+           "resolve_checkpoint_path", "resolve_url", "checkpoint_files", "local_checkpoint", "StagedCheckpointReader"]
 
 
 def resolve_checkpoint_path(ckpt_dir_or_file: str) -> tuple[str, str]:
@@ -81,7 +81,7 @@ class CheckpointReader:
 
     def __init__(self, filepattern: str):
         if file_io.local_path(filepattern) is None:  # a URL: V2 only, read by ranges
-            self.prefix = _resolve_url(filepattern)
+            self.prefix = resolve_url(filepattern)
             self.resolved_from = "prefix as given" if self.prefix == filepattern else f"URL {filepattern}"
             if not file_io.exists(index_filename(self.prefix)):
                 raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
@@ -255,7 +255,7 @@ def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
     local = file_io.local_path(ckpt_dir_or_file)
     if local is not None:
         return CheckpointReader(local)
-    url = _resolve_url(ckpt_dir_or_file)
+    url = resolve_url(ckpt_dir_or_file)
     if file_io.exists(index_filename(url)) or not file_io.glob(file_io.glob_escape(url) + "*"):
         return CheckpointReader(url)  # a V2 bundle, or nothing there (TF's NotFoundError)
     return StagedCheckpointReader(url)
@@ -293,7 +293,7 @@ def checkpoint_files(url_prefix: str) -> list[str]:
     return data + [path + ".index"]
 
 
-def _resolve_url(url: str) -> str:
+def resolve_url(url: str) -> str:
     """A URL prefix for a directory (its ``checkpoint`` file), a prefix, or one of its files."""
     fs, path = file_io.filesystem(url)
     if fs.isdir(path):
@@ -328,7 +328,7 @@ def local_checkpoint(path_or_url) -> Iterator[str]:
     if local is not None:
         yield local
         return
-    url = _resolve_url(path_or_url)
+    url = resolve_url(path_or_url)
     fs, path = file_io.filesystem(url)
     files = checkpoint_files(url)
     if fs.exists(path + ".meta"):

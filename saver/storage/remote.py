@@ -6,7 +6,8 @@ For an fsspec URL (``memory://``, ``s3://``, ``gs://`` ...)::
                                added, then the index, then .meta, then the ``checkpoint`` state file
     sharded / V1 saves, CLI    written to a private temporary directory, then uploaded file by file
     outputs (local_output)     in CHUNK_SIZE pieces: data files, .meta, the index last
-    Saver.restore              a staged local copy (saver.storage.reader.local_checkpoint)
+    Saver.restore, V2          RestoreV2 with the URL: the index, then each tensor's byte range
+    Saver.restore, V1 table    a staged local copy (saver.storage.reader.local_checkpoint)
     load_checkpoint / CLI      read in place by byte ranges (saver.storage.reader)
 
 Order on every store: data, index, then the state file, so a reader following the state file never
@@ -33,9 +34,9 @@ import numpy as np
 from graph.platform import file_io
 from saver.format.bundle_files import CHUNK_SIZE, DATA_SUFFIX, has_atomic_rename
 from saver.storage import state
-from saver.storage.reader import local_checkpoint
+from saver.storage.reader import resolve_url, local_checkpoint
 
-__all__ = ["local_output", "upload_checkpoint", "upload_file", "save", "restore"]
+__all__ = ["local_output", "upload_checkpoint", "upload_file", "save", "restore", "in_place_prefix"]
 
 _SAVER_V2 = 2  # SaverDef.V2
 
@@ -176,6 +177,23 @@ def _save_staged(saver, sess, directory: str, name: str, options: dict) -> str |
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return written
+
+
+def in_place_prefix(path_or_url: str) -> str | None:
+    """The V2 checkpoint prefix a URL names (a directory: its newest), for Saver.restore to read in place
+    by byte ranges (nothing there: Saver.restore reports TF's CheckpointNotFoundError); None for a V1
+    table, which is staged.
+
+    Raises:
+        NotFoundError: for a directory without a usable ``checkpoint`` state file.
+    """
+    local = file_io.local_path(path_or_url)
+    if local is not None:  # file:// URLs: the local path
+        return local
+    url = resolve_url(path_or_url)
+    if file_io.exists(url + ".index") or not file_io.glob(file_io.glob_escape(url) + "*"):
+        return url
+    return None
 
 
 def restore(saver, sess, path_or_url: str) -> None:

@@ -245,12 +245,42 @@ def test_saver_save_streams_to_the_store_state_file_last(monkeypatch):
             with monkeypatch.context() as patch:
                 patch.setattr(remote.tempfile, "mkdtemp", no_staging)
                 path = saver.save(sess, directory + "/model.ckpt", global_step=7)
-            kinds = [(kind, name) for kind, name in ObjectStoreFileSystem.events if not name.startswith("checkpoint.")]
+            kinds = [(kind, name) for kind, name in ObjectStoreFileSystem.events  # this save's files, no temp names
+                     if name.startswith("model.ckpt-7") or name == "checkpoint"]
             assert path == directory + "/model.ckpt-7"
             assert kinds[:3] == [("upload", "model.ckpt-7.data-00000-of-00001"), ("put", "model.ckpt-7.index"),
                                  ("put", kinds[2][1])] and kinds[2][1].startswith("model.ckpt-7.meta")
             assert kinds[-1][1] == "checkpoint"  # the state file last
             assert tf.train.latest_checkpoint(directory) == path
             sess.run(v.assign(np.zeros(6, np.float32)))
-            saver.restore(sess, directory)  # restores still read a staged copy
+            saver.restore(sess, directory)  # its newest checkpoint, read in place
             assert sess.run(v).tolist() == list(range(6))
+
+
+def test_saver_restore_reads_the_url_in_place(monkeypatch):
+    import graph.compat.v1 as tf
+    from graph.core.graph import Graph
+    from saver.storage import reader as reader_lib
+    directory = f"countmem://restores-{secrets.token_hex(4)}"
+    with Graph().as_default():
+        v = tf.Variable(np.arange(CHUNK_SIZE // 2, dtype=np.float32), name="v")  # two requests' worth
+        w = tf.Variable([1, 2, 3], name="w")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            path = saver.save(sess, directory + "/model.ckpt", global_step=3, write_meta_graph=False)
+            sess.run([v.assign(tf.zeros_like(v)), w.assign([0, 0, 0])])
+
+            def no_staging(*args, **kwargs):
+                raise AssertionError("a V2 checkpoint at a URL is restored in place")
+            monkeypatch.setattr(reader_lib.tempfile, "mkdtemp", no_staging)
+            index_size, data_size = _sizes(path)
+            CountingFileSystem.served = 0
+            saver.restore(sess, path)
+            assert CountingFileSystem.served == index_size + data_size  # the index once, each tensor once
+            assert sess.run(v)[-1] == CHUNK_SIZE // 2 - 1 and sess.run(w).tolist() == [1, 2, 3]
+            sess.run(w.assign([0, 0, 0]))
+            saver.restore(sess, directory)  # a directory: its checkpoint state file names the newest
+            assert sess.run(w).tolist() == [1, 2, 3]
+            with pytest.raises(ValueError):  # TF's CheckpointNotFoundError (a NotFoundError and a ValueError)
+                saver.restore(sess, directory + "/model.ckpt-4")
