@@ -18,12 +18,13 @@ with workdir(__doc__.splitlines()[0]) as directory:
     print("its ops:", [op.name for op in tf.get_default_graph().get_operations() if op.name.startswith("weights")])
 
     section("Device placement: recorded on every op")
-    with tf.device("/cpu:0"):
-        on_cpu = tf.Variable(tf.ones([3]), name="on_cpu")
-    with tf.device("/job:ps/task:0"):
-        on_ps = tf.Variable(tf.ones([3]), name="on_ps")
-    print(on_cpu.name, "->", on_cpu.device)
-    print(on_ps.name, "->", on_ps.device)
+    with tf.Graph().as_default():  # a graph of its own: a local Session has no /job:ps (TF refuses to run it)
+        with tf.device("/cpu:0"):
+            on_cpu = tf.Variable(tf.ones([3]), name="on_cpu")
+        with tf.device("/job:ps/task:0"):
+            on_ps = tf.Variable(tf.ones([3]), name="on_ps")
+        print(on_cpu.name, "->", on_cpu.device)
+        print(on_ps.name, "->", on_ps.device)
 
     section("Initialization from another variable: initialized_value()")
     w2 = tf.Variable(weights.initialized_value(), name="w2")

@@ -14,10 +14,16 @@ from graph.viz import picture
 from graph.viz.figure import graphviz_available
 
 with workdir(__doc__.splitlines()[0]) as directory:
+    # weights live on a parameter server, biases on a worker: a local Session has neither job (TF refuses to
+    # run their ops there), so the sessions below connect to a cluster of one ps and one worker task, whose
+    # servers run in this process (a Session on a cluster shares its variables with the cluster's other sessions)
+    cluster = tf.train.ClusterSpec({"ps": ["localhost:2222"], "worker": ["localhost:2223"]})
+    tf.train.Server(cluster, job_name="ps", task_index=0)
+    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
     section("Mistake 1: reading a variable before any initializer ran")
     with tf.device("/job:ps/task:0"):
         weights = tf.Variable(tf.random_normal([3, 2], stddev=0.35), name="weights")
-    with tf.Session() as sess:
+    with tf.Session(worker.target) as sess:
         try:
             sess.run(weights)
         except tf.errors.FailedPreconditionError as error:
@@ -27,7 +33,7 @@ with workdir(__doc__.splitlines()[0]) as directory:
     init = tf.global_variables_initializer()  # knows only the variables that exist now: `weights`
     with tf.device("/job:worker/task:0"):
         biases = tf.Variable(tf.zeros([2]), name="biases")
-    with tf.Session() as sess:
+    with tf.Session(worker.target) as sess:
         sess.run(init)
         print("still uninitialized:", [name.decode() for name in sess.run(tf.report_uninitialized_variables())])
         try:
@@ -38,7 +44,7 @@ with workdir(__doc__.splitlines()[0]) as directory:
     section("The fix: create the initializer last (or run each variable's own initializer)")
     scaled = tf.Variable(weights.initialized_value() * 2.0, name="scaled")  # reads weights' initial value
     init = tf.global_variables_initializer()
-    with tf.Session() as sess:
+    with tf.Session(worker.target) as sess:
         sess.run(init)
         print("uninitialized now:", list(sess.run(tf.report_uninitialized_variables())))
         print("scaled == 2 * weights:", bool((sess.run(scaled) == 2 * sess.run(weights)).all()))

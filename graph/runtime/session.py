@@ -5,6 +5,10 @@ nested lists/tuples/dicts/namedtuples: graph.runtime.fetches), checks and conver
 executes a plan (graph.runtime.plan) with the executor (graph.runtime.executor).  Plans are cached
 per (graph version, fetch identity, feed keys), so a repeated ``run`` only executes kernels.
 
+Before a plan is first built for a changed graph, its ops are placed on the session's devices
+(graph.runtime.placement): a local session's CPUs, or the tasks of the in-process cluster its target names
+(graph.train.server_lib), whose sessions share their variables as TF's servers hold them.
+
 ``run`` may be called from several threads at once, as TensorFlow's: a plan is immutable once built
 (built under a lock, read without one), each run keeps its values in its own slot list, and a kernel
 that waits (a dequeue from an empty queue) blocks only its own thread.  Variables' in-place updates
@@ -18,16 +22,18 @@ from collections.abc import Mapping
 import sys
 import threading
 
+from graph import errors
 from graph.base.paused_gc import PausedGC
 from graph.core import default_session
-from graph.core import device as device_lib
 from graph.core import graph as graph_lib
 from graph.core.sparse_tensor import SparseTensor
 from graph.ops.queue_state import QueueState, set_deadline
-from graph.runtime.config import CPU_MEMORY_LIMIT, LOCAL_DEVICE_PREFIX, ConfigProto, DeviceAttributes
+from graph.runtime.config import CPU_MEMORY_LIMIT, ConfigProto, DeviceAttributes
 from graph.runtime.executor import Context, execute
 from graph.runtime.fetches import expand_nested_feeds, expand_sparse_feeds, fetch_key
+from graph.runtime.placement import Placer, local_devices, placement_lines
 from graph.runtime.plan import build_plan, convert_feed, fetch_value
+from graph.train import server_lib
 
 __all__ = ["BaseSession", "Session", "InteractiveSession"]
 
@@ -47,11 +53,16 @@ class BaseSession:
         self._graph = graph
         self._target = target if isinstance(target, str) else target.decode()
         self._config = config
+        self._server = _resolve_target(self._target)
         self._closed = False
         self._context = Context(self)
+        if self._server is not None:  # variables live on the cluster's servers, shared by all its sessions
+            self._context.variables = self._server.shared_variables()
+        self._devices = self._server.devices() if self._server is not None else local_devices(config)
+        self._placer = Placer(self._devices, bool(config is not None and config.allow_soft_placement))
+        self._placed_count = 0  # ops of the graph placed so far (ops are only ever appended)
         self._plans: dict = {}
         self._plans_version = -1
-        self._placed: set[str] = set()
         self._default_graph_context = None
         self._default_session_context = None
         self._plan_lock = threading.Lock()  # plans are built once; runs read the cache without it
@@ -73,12 +84,9 @@ class BaseSession:
         return self._target
 
     def list_devices(self) -> list:
-        """The devices of this session: CPU:0..n-1 from ``ConfigProto.device_count['CPU']`` (default 1)."""
-        count = 1
-        if self._config is not None and self._config.device_count:
-            count = int(self._config.device_count.get("CPU", 1))
-        return [DeviceAttributes(f"{LOCAL_DEVICE_PREFIX}CPU:{index}", "CPU", CPU_MEMORY_LIMIT,
-                                  (0x5EED5EED + index * 2654435761) % 2**63) for index in range(max(count, 1))]
+        """This session's devices: local CPU:0..n-1 (``ConfigProto.device_count['CPU']``), or a cluster's tasks."""
+        return [DeviceAttributes(name, "CPU", CPU_MEMORY_LIMIT, (0x5EED5EED + index * 2654435761) % 2**63)
+                for index, name in enumerate(self._devices)]
 
     # ------------------------------------------------------------- lifecycle
     def close(self) -> None:
@@ -87,7 +95,8 @@ class BaseSession:
         for state in list(self._context.op_state.values()):
             if isinstance(state, QueueState):  # runs blocked in a queue end with CancelledError
                 state.cancel()
-        self._context.variables.clear()
+        if self._server is None:  # a cluster's variables outlive its sessions, as on TF's servers
+            self._context.variables.clear()
         self._context.op_state.clear()
         self._plans.clear()
 
@@ -175,29 +184,31 @@ class BaseSession:
                 self._plans_version = graph._version
             plan = self._plans.get(key)
             if plan is None:
+                if self._placed_count != len(graph._ops_by_name):
+                    self._place()
                 plan = build_plan(graph, fetches, feed_dict)
                 if len(self._plans) >= _PLAN_CACHE_LIMIT:
                     self._plans = {}
                 self._plans[key] = plan
-                if self._config is not None and self._config.log_device_placement:
-                    self._log_placement()
         return plan
 
-    def _log_placement(self) -> None:
-        """Prints 'name: (Type): device' for ops not yet placed, as TF's placer does (to stdout)."""
-        default = device_lib.DeviceSpecV2.from_string(LOCAL_DEVICE_PREFIX + "CPU:0")
-        lines = []
-        for op in self._graph.get_operations():
-            if op.name in self._placed:
-                continue
-            self._placed.add(op.name)
-            device = default
-            if op.device:
-                device = default.make_merged_spec(device_lib.DeviceSpecV2.from_string(op.device))
-            lines.append(f"{op.name}: ({op.type}): {device.to_string()}")
-        if lines:
-            sys.stdout.write("\n".join(lines) + "\n")
-            sys.stdout.flush()
+    def _place(self) -> None:
+        """Places the graph's ops on this session's devices (TF's placer: the whole graph, once per change).
+
+        Raises:
+            InvalidArgumentError: for an op no device satisfies (graph.runtime.placement); the ops placed
+                before it are still logged, as TF's placer logs them.
+        """
+        operations = self._graph.get_operations()
+        log = self._config is not None and self._config.log_device_placement
+        placed: list = []
+        try:  # TF logs the whole graph again after it grows; otherwise only the new ops need checking
+            self._placer.place(operations if log else operations[self._placed_count:], placed)
+        finally:
+            if log and placed:
+                sys.stdout.write(placement_lines(placed))
+                sys.stdout.flush()
+        self._placed_count = len(operations)
 
     def make_callable(self, fetches, feed_list=None, accept_options: bool = False):
         """A function running ``fetches`` with its positional arguments fed to ``feed_list``, as TF's.
@@ -217,6 +228,20 @@ class BaseSession:
 
     def partial_run_setup(self, fetches, feeds=None):
         raise NotImplementedError("partial_run is not supported by this emulator.")
+
+
+def _resolve_target(target: str):
+    """The in-process server ``target`` names, None for a local session; TF's errors for the rest."""
+    if not target:
+        return None
+    server = server_lib.lookup_server(target)
+    if server is not None:
+        return server
+    if target.startswith("grpc://"):
+        raise errors.UnavailableError(None, None, f"Session target {target} is not a tf.train.Server started in this "
+                                      "process (the emulator runs clusters in-process; there is no network runtime)")
+    raise errors.NotFoundError(None, None, f'No session factory registered for the given session options: {{target: '
+                               f'"{target}"}} Registered factories are {{GRPC_SESSION, DIRECT_SESSION}}.')
 
 
 class Session(BaseSession):

@@ -62,7 +62,8 @@ class Model:
                 kwargs["write_version"] = write_version
             self.saver = tf.train.Saver(**kwargs)
             self.init = tf.global_variables_initializer()
-            self.sess = tf.Session(graph=self.graph)
+            # the sharded model pins a variable to /cpu:1: a session with two CPUs, as TF requires
+            self.sess = tf.Session(graph=self.graph, config=tf.ConfigProto(device_count={"CPU": 2}))
             self.sess.run(self.init)
 
     def set_step(self, step: int) -> None:

@@ -214,7 +214,7 @@ def two_cpus(tf1):
 @pytest.mark.parametrize("kind", KINDS)
 def test_tensorflow_imports_our_meta_and_restores(tf1, two_cpus, tmp_path, kind):
     with graph_lib.Graph().as_default():
-        prefix, expected, values = save(tf, kind, str(tmp_path))
+        prefix, expected, values = save(tf, kind, str(tmp_path), session_config=tf.ConfigProto(device_count={"CPU": 2}))
     saver = tf1.train.import_meta_graph(prefix + ".meta")
     with tf1.Session(config=two_cpus) as sess:
         saver.restore(sess, prefix)
@@ -238,7 +238,7 @@ def test_we_import_tensorflow_meta_restore_and_compute(tf1, two_cpus, tmp_path, 
     with graph_lib.Graph().as_default() as g:
         saver = saver_lib.import_meta_graph(prefix + ".meta")
         assert [v.op.name for v in tf.global_variables()] == list(values)
-        with tf.Session() as sess:
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:  # /cpu:1, as TF's
             saver.restore(sess, prefix)
             np.testing.assert_allclose(sess.run("y:0", {"x:0": FEED}), expected, rtol=1e-6)
             for variable in tf.global_variables():

@@ -184,7 +184,9 @@ def test_graph_structure_and_initial_value(ckpt):
         assert a.initializer.name == "outer/Assign" and a.initializer.type == "Assign"
         assert a.initializer.inputs[1] is restore.outputs[0]
         assert a.initial_value is restore.outputs[0] and a.initial_value.shape.as_list() == [3, 2]
-        sess = session_lib.Session(graph=graph)
+        # /job:ps/task:1 exists only in a cluster (a local session refuses it, as TF's): an in-process one
+        ps = tf.train.Server({"ps": ["localhost:0", "localhost:0"]}, job_name="ps", task_index=1)
+        sess = session_lib.Session(ps.target, graph=graph)
         sess.run(a.initializer)
         np.testing.assert_array_equal(sess.run(a), CHECKPOINT["old/a"])
 

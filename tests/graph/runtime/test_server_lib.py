@@ -1,0 +1,115 @@
+"""The in-process tf.train.Server (graph/train/server_lib.py): ServerDef, targets, cluster devices, PS examples.
+
+TensorFlow's own servers run in the test process too (they are real gRPC servers on free ports); each case
+compares what a program observes: devices, placement lines, values shared between sessions, errors.
+"""
+
+import socket
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as ours
+from graph.train import server_lib
+
+
+def _free_ports(count):
+    sockets = [socket.socket() for _ in range(count)]
+    for sock in sockets:
+        sock.bind(("localhost", 0))
+    ports = [sock.getsockname()[1] for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    return ports
+
+
+def _cluster_program(tf, capfd, ports):
+    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{ports[0]}"],
+                                    "worker": [f"localhost:{ports[1]}", f"localhost:{ports[2]}"]})
+    servers = [tf.train.Server(cluster, job_name="ps", task_index=0),
+               tf.train.Server(cluster, job_name="worker", task_index=0),
+               tf.train.Server(cluster, job_name="worker", task_index=1)]
+    seen = [servers[1].target, servers[1].server_def.SerializeToString()]
+    with tf.Graph().as_default():
+        with tf.device(tf.train.replica_device_setter(cluster=cluster)):
+            v = tf.Variable(1.0, name="v")
+            y = tf.multiply(v, 3.0, name="y")
+        z = tf.add(y, 1.0, name="z")
+        capfd.readouterr()
+        with tf.Session(servers[2].target, config=tf.ConfigProto(log_device_placement=True)) as sess:
+            seen.append(sorted(d.name for d in sess.list_devices()))
+            sess.run(v.initializer)
+            seen.append(capfd.readouterr().out)
+            seen.append(sess.run(z))
+            sess.run(v.assign_add(5.0))
+        with tf.Session(servers[1].target) as sess:  # the variable lives on the ps task: shared
+            seen.append(sess.run(v))
+        seen.append([v.device, y.device, z.device])
+        with tf.device("/job:ps/task:3"):
+            bad = tf.add(v, 1.0, name="bad")
+        with tf.Session(servers[1].target) as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+                sess.run(bad)
+            seen.append([line for line in caught.value.message.split("\n") if line.startswith("Cannot")])
+    for job, task, error_class in (("chief", 0, "InternalError"), ("worker", 5, "InternalError"),
+                                   (None, None, "ValueError")):
+        try:
+            tf.train.Server(cluster, job_name=job, task_index=task, start=False)
+        except Exception as error:  # TF's classes differ per case: compare names and messages
+            seen.append((type(error).__name__ == error_class, getattr(error, "message", str(error))))
+    return seen
+
+
+@pytest.mark.tf
+def test_parameter_server_program_matches_tensorflow(tf_module, capfd):
+    expected = _cluster_program(tf_module, capfd, _free_ports(3))
+    actual = _cluster_program(ours, capfd, _free_ports(3))
+    assert actual[0].startswith("grpc://localhost:")
+    assert ours.train.ServerDef.FromString(actual[1]).job_name == "worker"
+    assert actual[2:] == [s.replace(b"", b"") if isinstance(s, bytes) else s for s in expected[2:]]
+
+
+@pytest.mark.tf
+def test_local_server_matches_tensorflow(tf_module):
+    results = []
+    for tf in (tf_module, ours):
+        server = tf.train.Server.create_local_server()
+        definition = server.server_def
+        with tf.Graph().as_default():
+            x = tf.constant([1.0, 2.0]) * 2.0
+            with tf.Session(server.target) as sess:
+                results.append((server.target.startswith("grpc://localhost:"), definition.job_name,
+                                definition.protocol, dict(definition.cluster.job[0].tasks),
+                                [d.name for d in sess.list_devices()], sess.run(x).tolist()))
+    assert results[0] == results[1]
+
+
+@pytest.mark.tf
+def test_unknown_target_raises_tensorflows_error(tf_module):
+    messages = []
+    for tf in (tf_module, ours):
+        with tf.Graph().as_default():
+            with pytest.raises(tf.errors.NotFoundError) as caught:
+                tf.Session("foo")
+        messages.append(caught.value.message)
+    assert messages[1].startswith('No session factory registered for the given session options: {target: "foo"')
+    assert messages[0].endswith(messages[1].split("}", 1)[1])  # TF's tail: the registered factories
+
+
+def test_unregistered_grpc_target_is_unavailable():
+    with ours.Graph().as_default():
+        with pytest.raises(ours.errors.UnavailableError, match="grpc://localhost:1 is not a tf.train.Server"):
+            ours.Session("grpc://localhost:1")
+
+
+def test_lookup_server_and_local_session_isolation():
+    server = server_lib.Server.create_local_server()
+    assert server_lib.lookup_server(server.target) is server
+    with ours.Graph().as_default():
+        v = ours.Variable(3.0, name="isolated")
+        with ours.Session(server.target) as sess:
+            sess.run(v.initializer)
+        with ours.Session() as sess:  # a local session holds its own values
+            assert not sess.run(ours.is_variable_initialized(v))
+        with ours.Session(server.target) as sess:
+            np.testing.assert_array_equal(sess.run(v), 3.0)
