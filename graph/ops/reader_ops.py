@@ -1,4 +1,4 @@
-"""Readers: TFRecordReader, TextLineReader, WholeFileReader and IdentityReader, their V2 ops and kernels.
+"""Readers: TFRecord, TextLine, FixedLengthRecord, WholeFile and Identity readers, their V2 ops and kernels.
 
 A reader op (``TFRecordReaderV2``, ...) outputs a resource handle whose value in a Session is that
 session's `ReaderState`.  ``ReaderReadV2(reader, queue)`` returns the next (key, value) record, taking a
@@ -7,6 +7,8 @@ does; the queue's OutOfRangeError ends reading once it is closed and empty.  Key
 
     TFRecordReader   "<file>:<byte offset of the record in the uncompressed stream>"
     TextLineReader   "<file>:<line number from 1>"  (after skip_header_lines; "\\n" and "\\r\\n" end a line)
+    FixedLengthRecordReader  "<file>:<record number from 0>"  (record i: record_bytes at header + i * hop,
+                     read only while record_bytes + footer_bytes remain there; hop 0 means record_bytes)
     WholeFileReader  "<file>" (value: the whole file)        IdentityReader  "<work>" (value: the same)
 
 A TFRecord or text work unit is finished when a read finds it exhausted (so after its last record
@@ -33,7 +35,8 @@ from graph.platform import file_io
 from graph.platform.tfrecord import FOOTER_SIZE, HEADER_SIZE, iterate_records
 from graph.platform.tfrecord_io import TFRecordOptions, decompress
 
-__all__ = ["ReaderBase", "TFRecordReader", "TextLineReader", "WholeFileReader", "IdentityReader"]
+__all__ = ["ReaderBase", "TFRecordReader", "TextLineReader", "FixedLengthRecordReader", "WholeFileReader",
+           "IdentityReader"]
 
 _HANDLE = (dtypes_lib.resource, TensorShape([]))
 _SCALAR_STRING = (dtypes_lib.string, TensorShape([]))
@@ -60,9 +63,21 @@ def _text_lines(op, work: str) -> list[tuple[bytes, bytes]]:
             for number, line in enumerate(lines, start=1) if number > skip]
 
 
+def _fixed_length_records(op, work: str) -> list[tuple[bytes, bytes]]:
+    data = decompress(file_io.read_bytes(work), (op._attrs.get("encoding") or b"").decode(), work)
+    header, size, footer = (int(op._attrs[name]) for name in ("header_bytes", "record_bytes", "footer_bytes"))
+    hop = int(op._attrs.get("hop_bytes") or 0) or size
+    records, start = [], header
+    while start + size + footer <= len(data):  # TF reads record_bytes + footer_bytes ahead of each record
+        records.append((f"{work}:{len(records)}".encode(), data[start:start + size]))
+        start += hop
+    return records
+
+
 _RECORDS = {  # op type -> (records of one work unit, whether a unit ends as its last record is read)
     "TFRecordReaderV2": (_tfrecords, False),
     "TextLineReaderV2": (_text_lines, False),
+    "FixedLengthRecordReaderV2": (_fixed_length_records, False),
     "WholeFileReaderV2": (lambda op, work: [(work.encode(), file_io.read_bytes(work))], True),
     "IdentityReaderV2": (lambda op, work: [(work.encode(), work.encode())], True),
 }
@@ -157,6 +172,8 @@ def _compute_reset(ctx, op, inputs):
 
 _READER_ATTRS = {"container": "", "shared_name": ""}
 for _op_type, _extra in (("TFRecordReaderV2", {"compression_type": ""}), ("TextLineReaderV2", {"skip_header_lines": 0}),
+                         ("FixedLengthRecordReaderV2", {"header_bytes": 0, "footer_bytes": 0, "hop_bytes": 0,
+                                                        "encoding": b""}),
                          ("WholeFileReaderV2", {}), ("IdentityReaderV2", {})):
     kernels.register(_op_type, infer=lambda op: [_HANDLE], compute=_compute_reader, stateful=True,
                      default_attrs=dict(_READER_ATTRS, **_extra))
@@ -234,6 +251,20 @@ class TextLineReader(ReaderBase):
 
     def __init__(self, skip_header_lines: int | None = None, name: str | None = None):
         super().__init__(_reader_op("TextLineReaderV2", name, {"skip_header_lines": int(skip_header_lines or 0)}))
+
+
+class FixedLengthRecordReader(ReaderBase):
+    """A reader that outputs fixed-length records of files (after a header, before a footer)."""
+
+    def __init__(self, record_bytes: int, header_bytes: int | None = None, footer_bytes: int | None = None,
+                 hop_bytes: int | None = None, name: str | None = None, encoding: str | None = None):
+        sizes = {"header_bytes": header_bytes or 0, "record_bytes": record_bytes, "footer_bytes": footer_bytes or 0,
+                 "hop_bytes": hop_bytes or 0}
+        for key, value in sizes.items():
+            if int(value) < 0:  # TF's kernel checks these when the reader op first runs; ours at build time
+                raise errors.InvalidArgumentError(None, None, f"{key} must be >= 0 not {int(value)}")
+        super().__init__(_reader_op("FixedLengthRecordReaderV2", name, {
+            **{key: int(value) for key, value in sizes.items()}, "encoding": (encoding or "").encode()}))
 
 
 class WholeFileReader(ReaderBase):

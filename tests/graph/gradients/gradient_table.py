@@ -175,7 +175,8 @@ UNREGISTERED_IN_TF = frozenset({
     "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
     "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",
     # readers (TF declares nothing for the V2 reader ops)
-    "TFRecordReaderV2", "TextLineReaderV2", "WholeFileReaderV2", "IdentityReaderV2", "ReaderReadV2", "ReaderReadUpToV2",
+    "TFRecordReaderV2", "TextLineReaderV2", "FixedLengthRecordReaderV2", "WholeFileReaderV2", "IdentityReaderV2",
+    "ReaderReadV2", "ReaderReadUpToV2",
     "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2",
     # SparseTensorsMap ops (TF declares nothing for them)
     "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap",

@@ -101,3 +101,51 @@ def test_reader_reads_from_a_queue_filled_by_another_thread(files):
                     got.append(sess.run(value))
             producer.join(5)
     assert len(got) == 6 and got[0] == b"rec0-0" and got[-1] == b"rec1-2" * 3
+
+
+def _fixed_length_program(tf, d):
+    """Every (key, value) and the counters of FixedLengthRecordReaders over files with headers, hops, GZIP."""
+    results = []
+    with tf.Graph().as_default():
+        cases = [(dict(record_bytes=3, header_bytes=2, footer_bytes=1), ["f0.bin", "f1.bin"]),
+                 (dict(record_bytes=4, hop_bytes=2, name="hopping"), ["f0.bin"]),
+                 (dict(record_bytes=2, hop_bytes=5, footer_bytes=3), ["f1.bin"]),
+                 (dict(record_bytes=3, header_bytes=2, encoding="GZIP"), ["z.bin.gz"])]
+        for arguments, names in cases:
+            reader = tf.FixedLengthRecordReader(**arguments)
+            q = tf.FIFOQueue(10, tf.string)
+            key, value = reader.read(q)
+            counters = [reader.num_records_produced(), reader.num_work_units_completed()]
+            with tf.Session() as sess:
+                sess.run(q.enqueue_many([[f"{d}/{name}" for name in names]]))
+                sess.run(q.close())
+                while True:
+                    try:
+                        results.append(sess.run([key, value]))
+                    except tf.errors.OutOfRangeError:
+                        break
+                results.append(sess.run(counters))
+        graph = [(op.name, op.type, [op.get_attr(attr) for attr in
+                                     ("header_bytes", "record_bytes", "footer_bytes", "hop_bytes", "encoding")])
+                 for op in tf.get_default_graph().get_operations() if op.type == "FixedLengthRecordReaderV2"]
+    return [[v.decode() if isinstance(v, bytes) else int(v) for v in pair] for pair in results], graph
+
+
+@pytest.mark.tf
+def test_fixed_length_record_reader_matches_tensorflow(tf1, tmp_path):
+    import gzip
+    (tmp_path / "f0.bin").write_bytes(b"HHabcdefghijF")  # header 2, then 11 bytes: a short last record
+    (tmp_path / "f1.bin").write_bytes(b"HH0123456789xyzF")
+    (tmp_path / "z.bin.gz").write_bytes(gzip.compress(b"HHzipzapzop"))
+    theirs, their_graph = _fixed_length_program(tf1, tmp_path)
+    mine, my_graph = _fixed_length_program(ours, tmp_path)
+    assert mine == theirs
+    assert my_graph == their_graph
+    # The first reader: three whole records of f0 (its short tail dropped), then f1's four.
+    assert [value for _, value in mine[:3]] == ["abc", "def", "ghi"] and mine[0][0].endswith("f0.bin:0")
+
+
+def test_fixed_length_record_reader_rejects_negative_sizes():
+    with ours.Graph().as_default():
+        with pytest.raises(ours.errors.InvalidArgumentError, match="footer_bytes must be >= 0 not -1"):
+            ours.FixedLengthRecordReader(4, footer_bytes=-1)
