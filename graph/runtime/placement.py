@@ -7,6 +7,8 @@ partial specification: it is satisfied by the first device whose every given fie
 device type, index) matches.  When none does, the run fails with TF's InvalidArgumentError ("Cannot assign
 a device for operation ...") naming the op.  ``allow_soft_placement`` lets the placer drop the device
 type and index (a GPU or a missing CPU:1 falls back to the task's CPU:0), never the job, replica or task.
+An op colocated with others (``_class: loc:@v``, as a variable's initializer and assign ops are) asks for
+its own device's fields completed by theirs, so it runs where the variable lives.
 
 As TF's placer, the whole graph is placed, not just the part a run needs, and ops with no inputs and one
 non-ref output ("generators": Const, ...) are placed after the others (TF places them beside their
@@ -47,6 +49,23 @@ def _is_generator(op) -> bool:
     return not op._inputs and len(op._outputs) == 1 and not op._outputs[0]._dtype._is_ref_dtype
 
 
+def _colocated_device(op, requested: str, groups) -> str:
+    """The device an op colocated with others (``_class: loc:@name``) asks for: its own fields, the rest from
+    the ops it is colocated with, as TF's placer merges a colocation group's requested devices."""
+    spec = None
+    for group in groups:
+        if not group.startswith(b"loc:@"):
+            continue
+        target = op._graph._get_operation_or_none(group[5:].decode())
+        if target is None or target is op or not target._device:
+            continue
+        target_spec = DeviceSpecV2.from_string(target._device)
+        spec = target_spec if spec is None else target_spec.make_merged_spec(spec)
+    if spec is None:
+        return requested
+    return spec.make_merged_spec(DeviceSpecV2.from_string(requested)).to_string() if requested else spec.to_string()
+
+
 class Placer:
     """Assigns every op of a graph a device of ``devices``, or raises TF's error for the first it cannot."""
 
@@ -64,6 +83,9 @@ class Placer:
             InvalidArgumentError: when no device satisfies the op's explicit device (TF's wording).
         """
         requested = op._device
+        groups = op._attrs.get("_class")
+        if groups:
+            requested = _colocated_device(op, requested, groups)
         assigned = self._cache.get(requested)
         if assigned is None:
             assigned = self._resolve(requested)
