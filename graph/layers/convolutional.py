@@ -22,24 +22,32 @@ __all__ = ["Conv1D", "conv1d", "Conv2D", "conv2d", "Conv2DTranspose", "conv2d_tr
            "separable_conv2d"]
 
 
-def normalize_tuple(value, n: int, name: str) -> tuple[int, ...]:
-    """An int or an n-sequence of ints as an n-tuple (Keras' conv_utils.normalize_tuple).
+def normalize_tuple(value, n: int, name: str, allow_zero: bool = False) -> tuple[int, ...]:
+    """An int or an n-sequence of ints as an n-tuple of positive (``allow_zero``: non-negative) ints (Keras'
+    conv_utils.normalize_tuple).
 
     Raises:
-        ValueError: for anything else, naming the argument.
+        ValueError: for anything else, naming the argument (and the values out of range, as Keras does).
     """
+    message = f"The `{name}` argument must be a tuple of {n} integers. Received: {value}"
     if isinstance(value, int):
-        return (value,) * n
-    try:
-        values = tuple(value)
-    except TypeError as error:
-        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}") from error
-    if len(values) != n:
-        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}")
-    try:
-        return tuple(int(v) for v in values)  # ints, or int-likes such as a TensorShape's Dimensions
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value}") from error
+        values = (value,) * n
+    else:
+        try:
+            values = tuple(value)
+        except TypeError as error:
+            raise ValueError(message) from error
+        if len(values) != n:
+            raise ValueError(message)
+        try:
+            values = tuple(int(v) for v in values)  # ints, or int-likes such as a TensorShape's Dimensions
+        except (TypeError, ValueError) as error:
+            raise ValueError(message) from error
+    bad = {v for v in values if (v < 0 if allow_zero else v <= 0)}
+    if bad:
+        raise ValueError(f"{message} including {bad} that does not satisfy the requirement "
+                         f"`{'>= 0' if allow_zero else '> 0'}`.")
+    return values
 
 
 def normalize_data_format(value: str | None) -> str:
@@ -92,7 +100,7 @@ class _Conv(Layer):
         self.rank = rank
         self.filters = filters
         self.kernel_size = normalize_tuple(kernel_size, rank, "kernel_size")
-        self.strides = normalize_tuple(strides, rank, "strides")
+        self.strides = normalize_tuple(strides, rank, "strides", allow_zero=True)
         self.padding = padding.lower()
         if self.padding not in ("valid", "same", "causal"):
             raise ValueError(f"The `padding` argument must be a list/tuple or one of \"valid\", \"same\" "

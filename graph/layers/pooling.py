@@ -32,7 +32,7 @@ class _Pooling(Layer):
         if strides is None:
             strides = pool_size
         self.pool_size = normalize_tuple(pool_size, self._rank, "pool_size")
-        self.strides = normalize_tuple(strides, self._rank, "strides")
+        self.strides = normalize_tuple(strides, self._rank, "strides", allow_zero=True)
         self.padding = padding.lower()
         if self.padding not in ("valid", "same"):
             raise ValueError(f'The `padding` argument must be a list/tuple or one of "valid", "same". '
