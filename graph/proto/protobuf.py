@@ -369,6 +369,13 @@ class Message:
         """protobuf's FromString."""
         return cls.from_bytes(data)
 
+    def ParseFromString(self, serialized) -> int:  # noqa: N802
+        """protobuf's ParseFromString: this message becomes the parsed one; returns the bytes read."""
+        parsed = type(self).from_bytes(serialized)
+        object.__setattr__(self, "_values", parsed._values)
+        object.__setattr__(self, "_unknown", parsed._unknown)
+        return len(serialized)
+
     def to_bytes(self, deterministic: bool = False) -> bytes:
         """Serializes this message (SerializeToString)."""
         out: list = []
