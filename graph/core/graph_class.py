@@ -23,6 +23,7 @@ from graph.core import device as device_lib
 from graph.core import graph_elements
 from graph.core.graph_contexts import (VALID_OP_NAME_REGEX, ColocateWithContext, ControlDependenciesContext,
                                        ControlDependenciesController, NameScopeContext)
+from graph.core.indexed_slices import IndexedSlices
 from graph.core.operation import Operation
 from graph.core.tensor import Tensor
 from graph.proto.framework import GRAPH_DEF_VERSION, VersionDef
@@ -324,7 +325,7 @@ class Graph:
         for item in control_inputs:
             if hasattr(item, "_as_graph_element") and not isinstance(item, (Tensor, Operation)):
                 item = item._as_graph_element()
-            if isinstance(item, Tensor):
+            if isinstance(item, (Tensor, IndexedSlices)):  # IndexedSlices: the op of its values, as TF
                 item = item.op
             if not isinstance(item, Operation):
                 raise TypeError(f"Control input must be Operation or Tensor: {item!r}")
