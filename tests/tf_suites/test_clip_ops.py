@@ -7,7 +7,7 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, run_deprecated_v1, skip_ours, tf
+from tests.tf_suites.harness import TestCase, run_deprecated_v1, tf
 
 CLIP_DTYPES = ("float16", "float32", "float64", "int16", "int32", "int64", "uint8")
 X0 = [-2.0, 0.0, 0.0, 4.0, 0.0, 0.0]  # with X1 = [1, -2], global norm sqrt(1 + 4^2 + 2^2 + 2^2) = 5
@@ -15,7 +15,6 @@ X0 = [-2.0, 0.0, 0.0, 4.0, 0.0, 0.0]  # with X1 = [1, -2], global norm sqrt(1 + 
 
 class ClipTest(TestCase):
 
-    @skip_ours("not yet emulated: tf.test.compute_gradient_error")
     @run_deprecated_v1
     def testClipByValueGradient(self):
         inputs = tf.constant([1.0, 2.0, 3.0, 4.0], dtype=tf.float32)
