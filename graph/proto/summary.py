@@ -22,13 +22,16 @@ Layout (field number, name, type)::
     TaggedRunMetadata: 1 tag string, 2 run_metadata bytes (a serialized RunMetadata)
     SourceMetadata   : 1 writer string
 
-Event files hold these Events in TFRecord framing (graph/platform/tfrecord.py).
+Event files hold these Events in TFRecord framing (graph/platform/tfrecord.py).  The messages answer
+protobuf's Python API with its lazy sub-messages (graph/proto/python_api.py), so the TF1 loop
+``for v in event.summary.value`` works on every event, the first (``file_version``) included.
 """
 
 from __future__ import annotations
 
 from graph.proto.framework import TensorProto
-from graph.proto.protobuf import BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, Field, Message, enum
+from graph.proto.protobuf import BYTES, DOUBLE, FLOAT, INT32, INT64, STRING, enum
+from graph.proto.python_api import Field, ProtoMessage
 
 __all__ = [
     "HistogramProto", "SummaryMetadata", "SummaryDescription", "Summary", "LogMessage", "SessionLog",
@@ -40,7 +43,7 @@ DataClass = enum("DataClass", {"DATA_CLASS_UNKNOWN": 0, "DATA_CLASS_SCALAR": 1, 
                                "DATA_CLASS_BLOB_SEQUENCE": 3})
 
 
-class HistogramProto(Message, full_name="tensorflow.HistogramProto"):
+class HistogramProto(ProtoMessage, full_name="tensorflow.HistogramProto"):
     """A histogram: ``bucket[i]`` counts values in (``bucket_limit[i-1]``, ``bucket_limit[i]``]."""
     min = Field(1, DOUBLE)
     max = Field(2, DOUBLE)
@@ -51,10 +54,10 @@ class HistogramProto(Message, full_name="tensorflow.HistogramProto"):
     bucket = Field(7, DOUBLE, repeated=True)
 
 
-class SummaryMetadata(Message, full_name="tensorflow.SummaryMetadata"):
+class SummaryMetadata(ProtoMessage, full_name="tensorflow.SummaryMetadata"):
     """Which TensorBoard plugin reads a summary value, and its display name and description."""
 
-    class PluginData(Message, full_name="tensorflow.SummaryMetadata.PluginData"):
+    class PluginData(ProtoMessage, full_name="tensorflow.SummaryMetadata.PluginData"):
         """The plugin's name and its own serialized content."""
         plugin_name = Field(1, STRING)
         content = Field(2, BYTES)
@@ -65,22 +68,22 @@ class SummaryMetadata(Message, full_name="tensorflow.SummaryMetadata"):
     data_class = Field(4, DataClass)
 
 
-class SummaryDescription(Message, full_name="tensorflow.SummaryDescription"):
+class SummaryDescription(ProtoMessage, full_name="tensorflow.SummaryDescription"):
     """The type hint of a summary op's output (``tf.summary.get_summary_description``)."""
     type_hint = Field(1, STRING)
 
 
-class Summary(Message, full_name="tensorflow.Summary"):
+class Summary(ProtoMessage, full_name="tensorflow.Summary"):
     """The output of summary ops: a list of tagged values."""
 
-    class Image(Message, full_name="tensorflow.Summary.Image"):
+    class Image(ProtoMessage, full_name="tensorflow.Summary.Image"):
         """One encoded image (PNG from the ImageSummary op); colorspace is the channel count."""
         height = Field(1, INT32)
         width = Field(2, INT32)
         colorspace = Field(3, INT32)
         encoded_image_string = Field(4, BYTES)
 
-    class Audio(Message, full_name="tensorflow.Summary.Audio"):
+    class Audio(ProtoMessage, full_name="tensorflow.Summary.Audio"):
         """One encoded audio clip."""
         sample_rate = Field(1, FLOAT)
         num_channels = Field(2, INT64)
@@ -88,7 +91,7 @@ class Summary(Message, full_name="tensorflow.Summary"):
         encoded_audio_string = Field(4, BYTES)
         content_type = Field(5, STRING)
 
-    class Value(Message, full_name="tensorflow.Summary.Value"):
+    class Value(ProtoMessage, full_name="tensorflow.Summary.Value"):
         """One tagged value: a scalar, a histogram, an image, audio or a tensor."""
         tag = Field(1, STRING)
         simple_value = Field(2, FLOAT, oneof="value")
@@ -103,7 +106,7 @@ class Summary(Message, full_name="tensorflow.Summary"):
     value = Field(1, Value, repeated=True)
 
 
-class LogMessage(Message, full_name="tensorflow.LogMessage"):
+class LogMessage(ProtoMessage, full_name="tensorflow.LogMessage"):
     """A logged message with its level (deprecated in event files, still readable)."""
     Level = enum("Level", {"UNKNOWN": 0, "DEBUGGING": 10, "INFO": 20, "WARN": 30, "ERROR": 40, "FATAL": 50})
     UNKNOWN, DEBUGGING, INFO, WARN, ERROR, FATAL = 0, 10, 20, 30, 40, 50
@@ -111,7 +114,7 @@ class LogMessage(Message, full_name="tensorflow.LogMessage"):
     message = Field(2, STRING)
 
 
-class SessionLog(Message, full_name="tensorflow.SessionLog"):
+class SessionLog(ProtoMessage, full_name="tensorflow.SessionLog"):
     """A session's start, stop or checkpoint, as TensorBoard uses to discard events after a restart."""
     SessionStatus = enum("SessionStatus", {"STATUS_UNSPECIFIED": 0, "START": 1, "STOP": 2, "CHECKPOINT": 3})
     STATUS_UNSPECIFIED, START, STOP, CHECKPOINT = 0, 1, 2, 3
@@ -120,18 +123,18 @@ class SessionLog(Message, full_name="tensorflow.SessionLog"):
     msg = Field(3, STRING)
 
 
-class TaggedRunMetadata(Message, full_name="tensorflow.TaggedRunMetadata"):
+class TaggedRunMetadata(ProtoMessage, full_name="tensorflow.TaggedRunMetadata"):
     """A session.run's RunMetadata (kept serialized) under a tag."""
     tag = Field(1, STRING)
     run_metadata = Field(2, BYTES)
 
 
-class SourceMetadata(Message, full_name="tensorflow.SourceMetadata"):
+class SourceMetadata(ProtoMessage, full_name="tensorflow.SourceMetadata"):
     """Which writer produced an event file (the first event's ``source_metadata``)."""
     writer = Field(1, STRING)
 
 
-class Event(Message, full_name="tensorflow.Event"):
+class Event(ProtoMessage, full_name="tensorflow.Event"):
     """One record of an event file: a time, a step and one of a version, graph, summary or log."""
     wall_time = Field(1, DOUBLE)
     step = Field(2, INT64)

@@ -96,7 +96,7 @@ class FileWriter:
         elif not isinstance(summary, Summary):
             raise TypeError(f"add_summary expects a Summary or its serialized bytes, got {type(summary).__name__}")
         for value in summary.value:
-            if value.metadata is None:
+            if not value.HasField("metadata"):
                 continue
             if value.tag in self._seen_summary_tags:
                 value.clear("metadata")  # TensorBoard keeps the first metadata of a tag: the rest is dead weight

@@ -53,7 +53,7 @@ def _assert_same_summary(mine: bytes, real: bytes):
     ours_summary, tf_summary = Summary.from_bytes(mine), Summary.from_bytes(real)
     assert [v.tag for v in ours_summary.value] == [v.tag for v in tf_summary.value]
     for a, b in zip(ours_summary.value, tf_summary.value):
-        if a.image is not None:
+        if a.HasField("image"):
             np.testing.assert_array_equal(decode_png(a.image.encoded_image_string),
                                           decode_png(b.image.encoded_image_string))
             a.image.encoded_image_string = b.image.encoded_image_string = b""

@@ -46,7 +46,8 @@ def test_events_are_byte_identical_to_tensorflows(tf_module):
 def test_oneofs_and_presence():
     value = Summary.Value(tag="x", simple_value=1.0)
     value.histo = HistogramProto()
-    assert value.which_oneof("value") == "histo" and value.simple_value is None
+    assert value.which_oneof("value") == "histo" and value.simple_value == 0.0  # unset oneof scalar: zero
+    assert not value.HasField("simple_value")
     event = Event(summary=Summary())
     assert event.to_bytes() == b"\x2a\x00"  # a set, empty sub-message is written
     assert Event().to_bytes() == b""

@@ -118,7 +118,7 @@ def test_metadata_is_written_for_the_first_value_of_a_tag_only(tmp_path):
         writer.add_summary(text.to_bytes(), 1)
         writer.add_summary(text.to_bytes(), 2)
     first, second = [e.summary.value[0] for e in list(summary_iterator(_only_file(tmp_path)))[1:]]
-    assert first.metadata.display_name == "d" and second.metadata is None
+    assert first.metadata.display_name == "d" and not second.HasField("metadata")
 
 
 def test_file_writer_cache(tmp_path):
@@ -209,4 +209,4 @@ def test_files_are_byte_identical_to_tensorflows_at_a_fixed_time(tf_module, tmp_
     assert first_ours.to_bytes() == theirs[0]
     assert len(ours) == len(theirs) == 7
     assert ours[1:] == theirs[1:]
-    assert Event.from_bytes(ours[4]).summary.value[0].metadata is None
+    assert not Event.from_bytes(ours[4]).summary.value[0].HasField("metadata")
