@@ -128,6 +128,8 @@ _TOP_LEVEL_ALIASES = {
     "pad": "graph.ops.pad_ops:pad",
     "custom_gradient": "graph.gradients.custom_gradient:custom_gradient",
     "count_nonzero": "graph.ops.nn_statistics:count_nonzero",
+    "random_crop": "graph.ops.image_ops:random_crop",
+    "saturate_cast": "graph.ops.image_adjust_ops:saturate_cast",
 }
 
 _NAMESPACES = {
@@ -144,6 +146,10 @@ _NAMESPACES = {
                       "count_nonzero", "fused_batch_norm_grad_v3", "custom_gradient",
                       "register_partitioned_type", "scatter_nd", "gather_nd"))),
     "losses": ("graph.ops.losses", {}, frozenset()),
+    "image": (("graph.ops.image_ops", "graph.ops.image_adjust_ops", "graph.ops.image_resize_ops"), {
+        "transpose": "graph.ops.image_ops:transpose_image",
+        "resize": "graph.ops.image_resize_ops:resize_images",
+    }, frozenset(("saturate_cast", "resize_bilinear_grad", "resize_nearest_neighbor_grad", "resize_bicubic_grad"))),
     "data": (("graph.data.dataset_ops", "graph.data.iterator_ops"), {"experimental": "graph.data:experimental"},
              frozenset(("DatasetV1", "ITERATOR_OP_TYPES"))),
     "python_io": ("graph.platform.tfrecord_io", {}, frozenset(("decompress",))),

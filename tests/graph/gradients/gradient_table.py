@@ -180,6 +180,8 @@ UNREGISTERED_IN_TF = frozenset({
     "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2", "ReaderResetV2",
     # SparseTensorsMap ops (TF declares nothing for them)
     "AddSparseToTensorsMap", "AddManySparseToTensorsMap", "TakeManySparseFromTensorsMap",
+    # image ops TF registers no gradient for (image_grad.py: none for these)
+    "ResizeArea", "ResizeBicubicGrad", "ResizeNearestNeighborGrad", "AdjustContrastv2",
 })
 
 

@@ -1,0 +1,46 @@
+"""Gradients of the image resizing ops (TensorFlow's ``image_grad.py``).
+
+ResizeBilinear and ResizeBicubic differentiate into their ``*Grad`` ops (bicubic only for
+float32/float64 images, as TF), ResizeNearestNeighbor into ResizeNearestNeighborGrad summing
+into the original size; the size input gets no gradient.  TF declares ResizeBilinearGrad not
+differentiable and registers nothing for ResizeArea or AdjustContrastv2.
+"""
+
+from __future__ import annotations
+
+from graph.base import dtypes
+from graph.gradients.registry import NotDifferentiable, RegisterGradient
+from graph.ops import array_index_ops, array_ops
+from graph.ops import image_resize_ops
+
+__all__: list[str] = []  # gradient functions register themselves; nothing here is called by name
+
+
+def _flags(op) -> dict:
+    return {"align_corners": op.get_attr("align_corners"), "half_pixel_centers": op.get_attr("half_pixel_centers")}
+
+
+@RegisterGradient("ResizeNearestNeighbor")
+def _resize_nearest_neighbor_grad(op, grad):
+    image = op.inputs[0]
+    spatial = image.shape[1:3] if image.shape.ndims is not None else None
+    if spatial is not None and spatial.is_fully_defined():
+        image_shape = spatial.as_list()
+    else:
+        image_shape = array_index_ops.strided_slice(array_ops.shape(image), [1], [3], [1])
+    return [image_resize_ops.resize_nearest_neighbor_grad(grad, image_shape, **_flags(op)), None]
+
+
+@RegisterGradient("ResizeBilinear")
+def _resize_bilinear_grad(op, grad):
+    return [image_resize_ops.resize_bilinear_grad(grad, op.inputs[0], **_flags(op)), None]
+
+
+NotDifferentiable("ResizeBilinearGrad")
+
+
+@RegisterGradient("ResizeBicubic")
+def _resize_bicubic_grad(op, grad):
+    if op.inputs[0].dtype.base_dtype not in (dtypes.float32, dtypes.float64):
+        return [None, None]
+    return [image_resize_ops.resize_bicubic_grad(grad, op.inputs[0], **_flags(op)), None]
