@@ -130,7 +130,10 @@ def test_slots_devices_and_unknown_shapes_match_tensorflow(tf1):
     assert optimizer.get_slot(variables[0], "nope") is None
     assert optimizer.get_slot(variables[2], "v").shape.ndims is None
     assert optimizer.get_name() == "Adam" and train.name == tf_train.name == "step"
-    with ours.Session(graph=graph) as sess:
+    # the ps tasks exist only in a cluster (a local session refuses them, as TF's): an in-process one
+    worker = ours.train.Server({"ps": ["localhost:0", "localhost:0"], "worker": ["localhost:0"]}, job_name="worker",
+                               task_index=0)
+    with ours.Session(worker.target, graph=graph) as sess:
         with graph.as_default():
             sess.run(ours.global_variables_initializer())
         sess.run(train)
