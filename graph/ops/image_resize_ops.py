@@ -16,7 +16,7 @@ from graph import errors
 from graph.base import dtypes, kernels
 from graph.base.shapes import TensorShape
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
-from graph.ops import array_ops, constant_ops, math_ops
+from graph.ops import array_concat_ops, array_ops, constant_ops, math_ops
 from graph.ops.conv_util import node
 
 __all__ = ["ResizeMethod", "resize_images", "resize_bilinear", "resize_nearest_neighbor", "resize_bicubic", "resize_area", "resize_bilinear_grad",
@@ -359,8 +359,12 @@ def resize_nearest_neighbor_grad(grads, size, align_corners: bool = False, half_
 def _aspect_preserving_size(images: Tensor, size: Tensor) -> Tensor:
     """The largest size within ``size`` with the images' aspect ratio (TF's float32 arithmetic)."""
     static = images.shape.as_list()
-    dynamic = array_ops.shape(images)
-    current_height, current_width = (static[axis] if static[axis] is not None else dynamic[axis] for axis in (1, 2))
+    if images.shape.is_fully_defined():
+        current_height, current_width = static[1], static[2]
+    else:
+        dynamic = array_concat_ops.unstack(array_ops.shape(images), 4)
+        current_height, current_width = (static[axis] if static[axis] is not None else dynamic[axis]
+                                         for axis in (1, 2))
     height_factor = math_ops.cast(size[0], dtypes.float32) / math_ops.cast(current_height, dtypes.float32)
     width_factor = math_ops.cast(size[1], dtypes.float32) / math_ops.cast(current_width, dtypes.float32)
     factor = math_ops.minimum(height_factor, width_factor)
