@@ -1,0 +1,82 @@
+"""Tests for graph/ops/image_ops.py and image_adjust_ops.py: graphs op by op, seeded values against TensorFlow."""
+
+import numpy as np
+import pytest
+
+import graph.compat.v1 as ours_tf
+from tests.graph.graph_oracle import assert_same_graph_v1
+
+IMAGE = np.random.RandomState(1).randint(0, 256, (32, 32, 3)).astype(np.float32)
+
+
+def _float_pipeline(tf):
+    """cifar10_input.distorted_inputs' augmentation and the other float32 image functions."""
+    tf.set_random_seed(5)
+    x = tf.placeholder(tf.float32, [32, 32, 3], name="x")
+    crop = tf.random_crop(x, [24, 24, 3])
+    distorted = tf.image.random_flip_left_right(crop)
+    distorted = tf.image.random_brightness(distorted, max_delta=63)
+    distorted = tf.image.random_contrast(distorted, lower=0.2, upper=1.8)
+    return x, [tf.image.per_image_standardization(distorted),
+               tf.image.resize_image_with_crop_or_pad(x, 24, 40),
+               tf.image.random_flip_up_down(tf.stack([x, x, x, x]), seed=3),
+               tf.image.pad_to_bounding_box(x, 2, 3, 40, 40),
+               tf.image.crop_to_bounding_box(x, 1, 2, 20, 10),
+               tf.image.central_crop(x, 0.5),
+               tf.image.transpose_image(x), tf.image.flip_up_down(x), tf.image.flip_left_right(tf.stack([x, x]))]
+
+
+def _integer_conversions(tf):
+    x = tf.placeholder(tf.float32, [32, 32, 3], name="x")
+    pixels = tf.cast(x, tf.uint8)
+    return x, [tf.image.convert_image_dtype(pixels, tf.float32), tf.image.adjust_brightness(pixels, 0.1),
+               tf.image.adjust_contrast(pixels, 1.5), tf.image.convert_image_dtype(x / 255.0, tf.uint8),
+               tf.image.convert_image_dtype(pixels, tf.int32), tf.image.convert_image_dtype(
+                   tf.image.convert_image_dtype(pixels, tf.int32), tf.uint8, saturate=True)]
+
+
+@pytest.mark.tf
+def test_float_image_graphs_match_tensorflow(tf1):
+    assert_same_graph_v1(tf1, lambda tf: _float_pipeline(tf)[1])
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("build", [_float_pipeline, _integer_conversions])
+def test_values_and_seeded_draws_match_tensorflow(tf_module, build):
+    results = []
+    for tf in (ours_tf, tf_module):
+        with tf.Graph().as_default():
+            x, fetches = build(tf)
+            with tf.Session() as sess:
+                results.append([sess.run(fetches, {x: IMAGE}) for _ in range(3)])  # three runs: fresh draws each
+    for ours_run, their_run in zip(*results):
+        for ours, theirs in zip(ours_run, their_run):
+            assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+            np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.tf
+def test_build_time_errors_match_tensorflow(tf_module):
+    for tf in (ours_tf, tf_module):
+        with tf.Graph().as_default():
+            image = tf.zeros([4, 4, 3])
+            with pytest.raises(ValueError, match="max_delta must be non-negative"):
+                tf.image.random_brightness(image, -1.0)
+            with pytest.raises(ValueError, match="upper must be > lower"):
+                tf.image.random_contrast(image, 1.0, 0.5)
+            with pytest.raises(ValueError, match="width must be >= target \\+ offset"):
+                tf.image.crop_to_bounding_box(image, 0, 2, 2, 3)
+            with pytest.raises(ValueError, match="must be at least three-dimensional"):
+                tf.image.flip_left_right(tf.zeros([4, 4]))
+            with pytest.raises(ValueError, match="central_fraction must be within"):
+                tf.image.central_crop(image, 0.0)
+
+
+@pytest.mark.tf
+def test_random_crop_too_large_fails_at_run_time_as_tensorflow(tf_module):
+    for tf in (ours_tf, tf_module):
+        with tf.Graph().as_default():
+            crop = tf.random_crop(tf.zeros([4, 4, 3]), [5, 4, 3])
+            with tf.Session() as sess:
+                with pytest.raises(tf.errors.InvalidArgumentError, match="Need value.shape >= size"):
+                    sess.run(crop)
