@@ -1,20 +1,8 @@
-"""MetaGraphDef: its messages, and `.meta` files written (export_meta_graph) as TensorFlow writes them.
+"""`.meta` files written (export_meta_graph) as TensorFlow writes them (tf-checkpoint-format.md §7),
+binary protobuf or text format.
 
-Layout (tensorflow/core/protobuf/meta_graph.proto; tf-checkpoint-format.md §7), binary protobuf or text format::
-
-    MetaGraphDef   : 1 meta_info_def MetaInfoDef, 2 graph_def GraphDef, 3 saver_def SaverDef,
-                     4 collection_def map<string, CollectionDef>, 5 signature_def, 6 asset_file_def,
-                     7 object_graph_def (5-7: SavedModel only, kept as unknown bytes)
-    MetaInfoDef    : 1 meta_graph_version, 2 stripped_op_list OpList, 3 any_info Any, 4 tags string*,
-                     5 tensorflow_version, 6 tensorflow_git_version, 7 stripped_default_attrs bool,
-                     8 function_aliases map<string, string>
-    CollectionDef  : oneof kind {1 node_list, 2 bytes_list, 3 int64_list, 4 float_list, 5 any_list}, each {1 value*}
-    SaverDef       : saver.saver.SaverDef (1 filename_tensor_name, 2 save_tensor_name, 3 restore_op_name,
-                     4 max_to_keep, 5 sharded, 6 keep_checkpoint_every_n_hours float, 7 version)
-
-Collections are written as TensorFlow writes them: variable collections (``variables``,
-``trainable_variables``, ``global_step``, ...) as ``bytes_list`` of VariableDef, ``savers`` as SaverDef
-bytes, ops and tensors as ``node_list`` names, strings as ``bytes_list``, ints / floats as lists.
+The MetaGraphDef messages are declared in graph/proto/meta_graph.py; collections are encoded as
+TensorFlow writes them by graph/summary/meta_graph.py (shared with FileWriter's meta_graph_def event).
 We write no ``stripped_op_list`` and no ``tensorflow_version`` (we are not TensorFlow); TF's
 importer needs neither.  Variables' initial values are whatever ops initialize them: random
 initializers stay ops, uniform constants are one value, so the file stays small.  Reading a ``.meta``
@@ -34,91 +22,21 @@ from graph.base.paused_gc import PausedGC
 from graph.core import graph as graph_lib
 from graph.core.graph import GraphKeys
 from graph.core.name_scopes import strip_name_scope
-from graph.io import control_flow_context
 from graph.platform import file_io
 from graph.proto import text_format
-from graph.proto.framework import GraphDef, NodeDef, OpList, SaveSliceInfoDef, VariableDef
-from graph.proto.protobuf import BOOL, BYTES, FLOAT, INT64, STRING, Field, MapField, Message
+from graph.proto.framework import GraphDef, NodeDef
+from graph.proto.meta_graph import MetaGraphDef, MetaInfoDef, SaverDef
 from graph.proto.values import attr_value_of
-from graph.proto.wire import encode_varint
-from saver.graph_ops.saver_builder import SaverDef
+from graph.summary.meta_graph import add_collection_defs
 
-__all__ = [
-    "MetaGraphDef", "MetaInfoDef", "CollectionDef", "SaverDef", "VariableDef", "SaveSliceInfoDef", "Any",
-    "VARIABLE_COLLECTIONS", "CONTEXT_COLLECTIONS", "export_meta_graph",
-]
+__all__ = ["export_meta_graph"]
 
 logger = logging.getLogger(__name__)
 
-# Collections TF registers VariableDef proto functions for (ref_variable.py register_proto_function).
-VARIABLE_COLLECTIONS = (
-    GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES, GraphKeys.MOVING_AVERAGE_VARIABLES,
-    GraphKeys.LOCAL_VARIABLES, GraphKeys.MODEL_VARIABLES, GraphKeys.GLOBAL_STEP, GraphKeys.METRIC_VARIABLES)
-# Collections of control-flow contexts (control_flow_ops register_proto_function): CondContextDef /
-# WhileContextDef bytes (graph/io/control_flow_context.py).  ``queue_runners`` (QueueRunnerDef) is not rebuilt
-# here: imported as raw bytes, so that exporting writes them back unchanged.
-CONTEXT_COLLECTIONS = (GraphKeys.COND_CONTEXT, GraphKeys.WHILE_CONTEXT)
 # meta_graph.py SAVE_AND_RESTORE_OPS: what marks a scope as a saver's, for clear_extraneous_savers.
 _SAVE_AND_RESTORE_OPS = ("SaveV2", "Save", "SaveSlice", "LegacySave", "LegacySaveSlice", "RestoreV2", "Restore",
                          "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice")
 _UNBOUND_INPUT_PREFIX = "$unbound_inputs_"  # meta_graph.py: inputs from outside export_scope
-
-
-class Any(Message):
-    """google/protobuf/any.proto."""
-    type_url = Field(1, STRING)
-    value = Field(2, BYTES)
-
-
-class MetaInfoDef(Message):
-    """meta_graph.proto MetaGraphDef.MetaInfoDef."""
-    meta_graph_version = Field(1, STRING)
-    stripped_op_list = Field(2, OpList)
-    any_info = Field(3, Any)
-    tags = Field(4, STRING, repeated=True)
-    tensorflow_version = Field(5, STRING)
-    tensorflow_git_version = Field(6, STRING)
-    stripped_default_attrs = Field(7, BOOL)
-    function_aliases = MapField(8, STRING, STRING)
-
-
-class CollectionDef(Message):
-    """meta_graph.proto CollectionDef: one collection's values (a oneof of lists)."""
-
-    class NodeList(Message):
-        """Names of ops or tensors."""
-        value = Field(1, STRING, repeated=True)
-
-    class BytesList(Message):
-        """Serialized protos or plain strings."""
-        value = Field(1, BYTES, repeated=True)
-
-    class Int64List(Message):
-        """Integers (packed)."""
-        value = Field(1, INT64, repeated=True)
-
-    class FloatList(Message):
-        """Floats (packed)."""
-        value = Field(1, FLOAT, repeated=True)
-
-    class AnyList(Message):
-        """google.protobuf.Any values."""
-        value = Field(1, Any, repeated=True)
-
-    node_list = Field(1, NodeList, oneof="kind")
-    bytes_list = Field(2, BytesList, oneof="kind")
-    int64_list = Field(3, Int64List, oneof="kind")
-    float_list = Field(4, FloatList, oneof="kind")
-    any_list = Field(5, AnyList, oneof="kind")
-
-
-class MetaGraphDef(Message):
-    """meta_graph.proto MetaGraphDef: a graph, its saver and its collections."""
-    MetaInfoDef = MetaInfoDef
-    meta_info_def = Field(1, MetaInfoDef)
-    graph_def = Field(2, GraphDef)
-    saver_def = Field(3, SaverDef)
-    collection_def = MapField(4, STRING, CollectionDef)
 
 
 # ------------------------------------------------------------------------------------- names
@@ -180,80 +98,6 @@ def _strip_defaults(node: NodeDef) -> None:
             del node.attr[name]
 
 
-def _text_field(tag: bytes, text: str) -> bytes:
-    if not text:
-        return b""
-    data = text.encode("utf-8")
-    return tag + encode_varint(len(data)) + data
-
-
-def _variable_def_bytes(proto: VariableDef | None) -> bytes:
-    """``proto.to_bytes()`` (b"" for None), written directly for a plain variable's VariableDef: a graph
-    of 10,000 variables encodes 10,000 of them, and the generic encoder is several times slower."""
-    if proto is None:
-        return b""
-    if proto.save_slice_info_def is not None or proto._unknown:
-        return proto.to_bytes()
-    synchronization, aggregation = proto.synchronization, proto.aggregation
-    return b"".join((
-        _text_field(b"\x0a", proto.variable_name), _text_field(b"\x12", proto.initializer_name),
-        _text_field(b"\x1a", proto.snapshot_name), b"\x28\x01" if proto.is_resource else b"",
-        _text_field(b"\x32", proto.initial_value_name), b"\x38\x01" if proto.trainable else b"",
-        b"\x40" + encode_varint(synchronization) if synchronization else b"",
-        b"\x48" + encode_varint(aggregation) if aggregation else b""))
-
-
-def _collection_def(key: str, items: list, export_scope: str | None, encoded_variables: dict) -> CollectionDef:
-    """One collection as TF's add_collection_def writes it.
-
-    Raises:
-        TypeError, AttributeError, ValueError: when an item does not fit the collection's kind.
-    """
-    if key in VARIABLE_COLLECTIONS and not all(isinstance(item, bytes) for item in items):
-        values = []
-        for item in items:
-            if isinstance(item, bytes):  # a VariableDef imported as is (resource variables)
-                values.append(item)
-                continue
-            encoded = encoded_variables.get(id(item))
-            if encoded is None:
-                encoded = encoded_variables[id(item)] = _variable_def_bytes(item.to_proto(export_scope=export_scope))
-            if encoded:
-                values.append(encoded)
-        return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
-    if key in CONTEXT_COLLECTIONS:
-        values = [data for data in (control_flow_context.context_bytes(item, export_scope) for item in items)
-                  if data is not None]
-        return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
-    if key == GraphKeys.SAVERS:
-        values = []
-        for item in items:
-            saver_def = item if isinstance(item, SaverDef) else item.saver_def
-            stripped = SaverDef.from_bytes(saver_def.to_bytes())
-            for name in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
-                setattr(stripped, name, strip_name_scope(getattr(stripped, name), export_scope))
-            values.append(stripped.to_bytes())
-        return CollectionDef(bytes_list=CollectionDef.BytesList(value=values))
-    if key == GraphKeys.QUEUE_RUNNERS:  # QueueRunnerDefs, as TF's registered to_proto writes them
-        protos = [item if isinstance(item, bytes) else item.to_proto(export_scope=export_scope) for item in items]
-        return CollectionDef(bytes_list=CollectionDef.BytesList(
-            value=[p if isinstance(p, bytes) else p.to_bytes() for p in protos if p is not None]))
-    first = items[0]
-    if isinstance(first, (str, bytes)):
-        return CollectionDef(bytes_list=CollectionDef.BytesList(
-            value=[item.encode("utf-8") if isinstance(item, str) else bytes(item) for item in items]))
-    if isinstance(first, int):
-        return CollectionDef(int64_list=CollectionDef.Int64List(value=[int(item) for item in items]))
-    if isinstance(first, float):
-        return CollectionDef(float_list=CollectionDef.FloatList(value=[float(item) for item in items]))
-    names = []
-    for item in items:
-        name = item.name  # AttributeError for items that are not graph elements: TF skips the collection
-        if not export_scope or name.startswith(export_scope):
-            names.append(strip_name_scope(name, export_scope))
-    return CollectionDef(node_list=CollectionDef.NodeList(value=names))
-
-
 def _atomic_write(filename: str, data: bytes) -> None:
     """file_io.atomic_write_string_to_file, as TF writes a .meta file: '.tmp<uuid4 hex>', then rename."""
     directory = os.path.dirname(filename)
@@ -313,24 +157,10 @@ def _export_meta_graph(filename, meta_info_def, graph_def, saver_def, collection
     if saver_def is not None:
         meta.saver_def = SaverDef.from_bytes(saver_def.to_bytes())
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
-    encoded_variables: dict[int, bytes] = {}  # a variable is in several collections: encode it once
-    for key in keys:
-        if not isinstance(key, (str, bytes)):
-            logger.debug("Only collections with string type keys will be serialized. This key has %s", type(key))
-            continue
-        key = key.decode() if isinstance(key, bytes) else key
-        if clear_extraneous_savers and key == GraphKeys.SAVERS:
-            items = [saver_def] if saver_def is not None else []
-        else:
-            items = [item for item in graph.get_collection(key) if _should_include(item, export_scope, exclude)]
-        if not items:
-            continue
-        try:
-            meta.collection_def[key] = _collection_def(key, items, export_scope, encoded_variables)
-        except (TypeError, AttributeError, ValueError) as error:
-            logger.warning("Issue encountered when serializing %s.\nType is unsupported, or the types of the items "
-                           "don't match field type in CollectionDef. Note this is a warning and probably safe to "
-                           "ignore.\n%s", key, error)
+    # clear_extraneous_savers: the given saver stands for the graph's savers
+    replace = {GraphKeys.SAVERS: [saver_def] if saver_def is not None else []} if clear_extraneous_savers else None
+    add_collection_defs(meta, graph, keys, export_scope, lambda item: _should_include(item, export_scope, exclude),
+                        replace)
     if filename:
         data = text_format.to_text(meta).encode("utf-8") if as_text else meta.to_bytes(deterministic=True)
         if not as_text and len(data) >= (1 << 31):

@@ -27,8 +27,8 @@ from graph.proto.framework import GraphDef, VariableDef
 from graph.train.queue_runner import QueueRunner, QueueRunnerDef
 from graph.proto.text_format import ParseError as TextFormatError
 from graph.variables import variables
-from saver.graph_ops.saver_builder import SaverDef
-from saver.meta_graph import CONTEXT_COLLECTIONS, VARIABLE_COLLECTIONS, MetaGraphDef
+from graph.proto.meta_graph import MetaGraphDef, SaverDef
+from graph.summary.meta_graph import CONTEXT_COLLECTIONS, VARIABLE_COLLECTIONS
 
 __all__ = ["read_meta_graph_file", "import_scoped_meta_graph", "describe_meta_graph"]
 

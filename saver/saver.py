@@ -23,11 +23,12 @@ from graph.base.paused_gc import PausedGC
 from graph.core import graph as graph_lib
 from graph.core.name_scopes import prepend_name_scope, strip_name_scope
 from graph.platform import file_io
+from graph.proto.meta_graph import SaverDef
 from graph.runtime import session as session_lib
 from saver import meta_graph, meta_graph_import
 from saver.meta_graph import export_meta_graph  # tf.train.export_meta_graph, here as in TensorFlow
 from saver.graph_ops import saveable as saveable_lib
-from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder, SaverDef
+from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder
 from saver.storage import remote
 from saver.storage import retention
 from saver.storage import state as state_lib

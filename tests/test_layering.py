@@ -27,8 +27,8 @@ LAYERS = (
     ("graph.layers",),
     ("graph.data",),
     ("graph.runtime",),
-    ("graph.summary",),
     ("graph.io",),
+    ("graph.summary",),  # above graph.io: its MetaGraphDef event encodes control-flow contexts
     ("graph.viz",),
     ("saver",),  # the package face: lazy
     ("saver.format",),

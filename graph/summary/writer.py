@@ -2,9 +2,9 @@
 
 Each ``add_*`` call becomes one Event stamped with ``time.time()`` and the given ``global_step``, as
 TensorFlow's SummaryToEventTransformer does; a Summary value's ``metadata`` is written only the first
-time its tag is seen (TensorBoard keeps the first one).  Given a graph, the writer first writes the
-GraphDef (with ``_output_shapes``).  TensorFlow also writes a MetaGraphDef event then; the MetaGraphDef
-belongs to the saver package, above this layer, so pass one to :meth:`FileWriter.add_meta_graph`.
+time its tag is seen (TensorBoard keeps the first one).  Given a graph, the constructor writes the
+GraphDef (with ``_output_shapes``) and then, as TensorFlow does, a MetaGraphDef of that GraphDef and the
+default graph's collections (graph/summary/meta_graph.py); ``add_graph`` alone writes the GraphDef only.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import warnings
 from graph import errors
 from graph.core.graph import Graph, get_default_graph
 from graph.proto.framework import GraphDef
+from graph.proto.meta_graph import MetaGraphDef
 from graph.proto.summary import Event, SessionLog, Summary, TaggedRunMetadata
 from graph.runtime.config import RunMetadata
 from graph.summary.event_file_writer import EventFileWriter
+from graph.summary.meta_graph import create_meta_graph_def
 
 __all__ = ["FileWriter", "FileWriterCache"]
 
@@ -66,6 +68,10 @@ class FileWriter:
         self._seen_summary_tags: set[str] = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph=graph, graph_def=graph_def)
+            # TF's SummaryToEventTransformer then writes the MetaGraphDef of the same GraphDef; its
+            # collections are the default graph's (create_meta_graph_def is called without a graph)
+            given = graph.as_graph_def(add_shapes=True) if isinstance(graph, Graph) else graph
+            self.add_meta_graph(create_meta_graph_def(graph_def=graph_def or given))
 
     def __enter__(self) -> FileWriter:
         return self
@@ -130,13 +136,12 @@ class FileWriter:
         self._add_event(Event(graph_def=true_graph_def.to_bytes()), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step: int | None = None) -> None:
-        """Writes a MetaGraphDef (``saver.meta_graph.MetaGraphDef``, from ``tf.train.export_meta_graph()``).
+        """Writes a MetaGraphDef (e.g. from ``tf.train.export_meta_graph()``) at ``global_step``.
 
         Raises:
             TypeError: if ``meta_graph_def`` is not a MetaGraphDef message.
         """
-        # The saver's MetaGraphDef class sits above this layer: recognise it by its message name
-        if type(meta_graph_def).__name__ != "MetaGraphDef" or not hasattr(meta_graph_def, "to_bytes"):
+        if not isinstance(meta_graph_def, MetaGraphDef):
             raise TypeError(f"meta_graph_def must be type MetaGraphDef, saw type: {type(meta_graph_def)}")
         self._add_event(Event(meta_graph_def=meta_graph_def.to_bytes()), global_step)
 

@@ -1,4 +1,5 @@
-"""The save graph builder: BaseSaverBuilder / BulkSaverBuilder, and the SaverDef naming what they build.
+"""The save graph builder: BaseSaverBuilder / BulkSaverBuilder, and the SaverDef naming what they build
+(the SaverDef message is declared in graph/proto/meta_graph.py).
 
 ``build()`` adds TensorFlow's save graph (training/saver.py, tf-checkpoint-format.md §7) under a
 ``save`` name scope and returns the SaverDef a Saver runs it by::
@@ -12,8 +13,7 @@
 
 ``sharded=True`` groups the saveables per canonical device (sorted), saves shard k to
 ``<prefix>_temp/part-0000k-of-0000N`` and merges them with MergeV2Checkpoints (§3); the save tensor
-is then ``save/Identity``.  SaverDef lives here rather than beside Saver (saver.saver re-exports it)
-because the builder constructs it: saver.saver imports this module, never the reverse.
+is then ``save/Identity``.
 """
 
 from __future__ import annotations
@@ -30,44 +30,15 @@ from graph.ops import array_index_ops
 from graph.ops import array_ops
 from graph.ops import constant_ops as ops
 from graph.ops import control_flow_ops
-from graph.proto.protobuf import enum
+from graph.proto.meta_graph import SaverDef
 from graph.variables.partitioning import PartitionedVariable
-from saver.format.proto import BOOL, FLOAT, INT32, STRING, Field, Message
 from saver.graph_ops import save_ops
 from saver.graph_ops import saveable as saveable_lib
 
-__all__ = ["SaverDef", "BaseSaverBuilder", "BulkSaverBuilder"]
+__all__ = ["BaseSaverBuilder", "BulkSaverBuilder"]
 
 _SHARDED_TEMP_SUFFIX = os.path.normpath("_temp/part")  # _AddShardedSaveOpsForV2
 _S3_TEMP_SUFFIX = ".part"
-
-class SaverDef(Message):
-    """tensorflow/core/protobuf/saver.proto SaverDef (field numbers and defaults as TF's)."""
-
-    LEGACY, V1, V2 = 0, 1, 2  # CheckpointFormatVersion
-    filename_tensor_name = Field(1, STRING)
-    save_tensor_name = Field(2, STRING)
-    restore_op_name = Field(3, STRING)
-    max_to_keep = Field(4, INT32)
-    sharded = Field(5, BOOL)
-    keep_checkpoint_every_n_hours = Field(6, FLOAT)
-    version = Field(7, enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2}))
-
-    def CopyFrom(self, other: SaverDef) -> None:  # noqa: N802 - protobuf's name
-        """Copies every field of ``other``."""
-        for field in self._fields:
-            setattr(self, field.name, getattr(other, field.name))
-
-    def SerializeToString(self) -> bytes:  # noqa: N802 - protobuf's name
-        """The wire bytes."""
-        return self.to_bytes()
-
-    @classmethod
-    def FromString(cls, data: bytes) -> SaverDef:  # noqa: N802 - protobuf's name
-        """Parses wire bytes."""
-        return cls.from_bytes(data)
-
-
 
 class BaseSaverBuilder:
     """Builds the save and restore ops of a Saver (TensorFlow's BaseSaverBuilder)."""

@@ -12,7 +12,8 @@ from graph.core import graph as graph_lib
 from graph.variables.partitioning import fixed_size_partitioner
 from saver import meta_graph, meta_graph_import
 from saver import saver as saver_lib
-from saver.meta_graph import CollectionDef, MetaGraphDef, SaverDef, VariableDef
+from graph.proto.framework import VariableDef
+from graph.proto.meta_graph import CollectionDef, MetaGraphDef, SaverDef
 from saver.storage.reader import load_checkpoint
 
 FEED = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)

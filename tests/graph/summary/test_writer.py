@@ -128,8 +128,8 @@ def test_file_writer_cache(tmp_path):
         FileWriterCache.clear()
         assert FileWriterCache.get(str(tmp_path)) is not writer
         FileWriterCache.clear()
-    assert [bool(e.graph_def) for e in summary_iterator(sorted(
-        os.path.join(tmp_path, f) for f in os.listdir(tmp_path))[0])] == [False, True]
+    assert [e.WhichOneof("what") for e in summary_iterator(sorted(
+        os.path.join(tmp_path, f) for f in os.listdir(tmp_path))[0])] == ["file_version", "graph_def", "meta_graph_def"]
 
 
 def test_fsspec_logdir():
@@ -210,3 +210,74 @@ def test_files_are_byte_identical_to_tensorflows_at_a_fixed_time(tf_module, tmp_
     assert len(ours) == len(theirs) == 7
     assert ours[1:] == theirs[1:]
     assert not Event.from_bytes(ours[4]).summary.value[0].HasField("metadata")
+
+
+def _graph_events(module, logdir):
+    """A FileWriter given a graph (variables, a cond, collections of each kind), then add_graph at step 5."""
+    with module.Graph().as_default() as g:
+        v = module.Variable([1.0, 2.0], name="v")
+        step = module.train.get_or_create_global_step()
+        module.cond(module.cast(step, module.float32) > 0.0, lambda: v * 2.0, lambda: v, name="branch")
+        module.add_to_collection("ints", 3)
+        module.add_to_collection("floats", 0.5)
+        module.add_to_collection("names", "a")
+        module.add_to_collection("tensors", v.value())
+        with module.summary.FileWriter(logdir, g):
+            pass
+        with module.summary.FileWriter(logdir + "/later") as writer:
+            writer.add_graph(g, global_step=5)
+
+
+@pytest.mark.tf
+def test_a_graph_writes_graph_and_meta_graph_events_as_tensorflow(tf_module, tmp_path):
+    """Same event kinds, order and steps as TF's FileWriter; the GraphDef parts and collections equal."""
+    from tensorflow.core.protobuf import meta_graph_pb2
+    ours_dir, tf_dir = str(tmp_path / "ours"), str(tmp_path / "tf")
+    _graph_events(ours_tf, ours_dir)
+    _graph_events(tf_module, tf_dir)
+
+    def events(logdir):
+        files = [os.path.join(logdir, f) for f in os.listdir(logdir) if f.startswith("events")]
+        return [e for f in files for e in tf_module.train.summary_iterator(f)]
+
+    for sub in ("", "/later"):
+        ours, theirs = events(ours_dir + sub), events(tf_dir + sub)
+        assert [(e.step, e.WhichOneof("what")) for e in ours] == [(e.step, e.WhichOneof("what")) for e in theirs]
+    ours, theirs = events(ours_dir), events(tf_dir)
+    assert [e.WhichOneof("what") for e in ours] == ["file_version", "graph_def", "meta_graph_def"]
+    # protobuf writes attr maps in its hash order: compare the deterministic serializations
+    graph_def = tf_module.GraphDef.FromString(ours[1].graph_def)
+    assert graph_def.SerializeToString(deterministic=True) == \
+        tf_module.GraphDef.FromString(theirs[1].graph_def).SerializeToString(deterministic=True)
+    ours_meta = meta_graph_pb2.MetaGraphDef.FromString(ours[2].meta_graph_def)
+    tf_meta = meta_graph_pb2.MetaGraphDef.FromString(theirs[2].meta_graph_def)
+    assert ours_meta.graph_def == graph_def == tf_meta.graph_def
+    assert not ours_meta.HasField("saver_def") and not tf_meta.HasField("saver_def")
+    from tensorflow.core.protobuf import control_flow_pb2
+
+    def collections(meta):  # a CondContextDef holds a map (hash-ordered by protobuf): compared parsed
+        return {key: [control_flow_pb2.CondContextDef.FromString(b) for b in value.bytes_list.value]
+                if key == "cond_context" else value.SerializeToString() for key, value in meta.collection_def.items()}
+    assert collections(ours_meta) == collections(tf_meta)
+    assert set(ours_meta.collection_def) >= {"variables", "cond_context", "global_step", "ints", "floats", "names",
+                                             "tensors"}
+    # TF also records its version and the stripped OpDefs of the ops used; we are not TensorFlow
+    assert not ours_meta.HasField("meta_info_def") or not ours_meta.meta_info_def.tensorflow_version
+
+
+def test_tensorboard_reads_the_meta_graph(tmp_path):
+    from tensorboard.backend.event_processing import event_accumulator
+    with graph_lib.Graph().as_default() as g:
+        ours_tf.Variable(1.0, name="v")
+        FileWriter(str(tmp_path), g).close()
+    accumulator = event_accumulator.EventAccumulator(str(tmp_path))
+    accumulator.Reload()
+    assert accumulator.Tags()["graph"] and accumulator.Tags()["meta_graph"]
+    meta = accumulator.MetaGraph()
+    assert [n.name for n in meta.graph_def.node] == [op.name for op in g.get_operations()]
+    assert sorted(meta.collection_def) == ["trainable_variables", "variables"]
+
+
+def test_add_meta_graph_refuses_other_messages(tmp_path):
+    with FileWriter(str(tmp_path)) as writer, pytest.raises(TypeError, match="must be type MetaGraphDef"):
+        writer.add_meta_graph(Summary())

@@ -1,0 +1,108 @@
+"""TensorFlow's MetaGraphDef messages (core/protobuf/meta_graph.proto, saver.proto) for the codec.
+
+Layout (field number, name, type)::
+
+    MetaGraphDef   : 1 meta_info_def MetaInfoDef, 2 graph_def GraphDef, 3 saver_def SaverDef,
+                     4 collection_def map<string, CollectionDef>, 5 signature_def, 6 asset_file_def,
+                     7 object_graph_def (5-7: SavedModel only, kept as unknown bytes)
+    MetaInfoDef    : 1 meta_graph_version, 2 stripped_op_list OpList, 3 any_info Any, 4 tags string*,
+                     5 tensorflow_version, 6 tensorflow_git_version, 7 stripped_default_attrs bool,
+                     8 function_aliases map<string, string>
+    CollectionDef  : oneof kind {1 node_list, 2 bytes_list, 3 int64_list, 4 float_list, 5 any_list}, each {1 value*}
+    SaverDef       : 1 filename_tensor_name, 2 save_tensor_name, 3 restore_op_name, 4 max_to_keep int32,
+                     5 sharded bool, 6 keep_checkpoint_every_n_hours float, 7 version CheckpointFormatVersion
+
+They sit here, below the graph, because both the Saver (``.meta`` files, saver/meta_graph.py) and the
+summary FileWriter (its ``meta_graph_def`` event, graph/summary/meta_graph.py) build them.
+"""
+
+from __future__ import annotations
+
+from graph.proto.framework import GraphDef, OpList
+from graph.proto.protobuf import BOOL, BYTES, FLOAT, INT32, INT64, STRING, Field, MapField, Message, enum
+
+__all__ = ["Any", "MetaInfoDef", "CollectionDef", "SaverDef", "MetaGraphDef"]
+
+
+class SaverDef(Message):
+    """tensorflow/core/protobuf/saver.proto SaverDef (field numbers and defaults as TF's)."""
+
+    LEGACY, V1, V2 = 0, 1, 2  # CheckpointFormatVersion
+    filename_tensor_name = Field(1, STRING)
+    save_tensor_name = Field(2, STRING)
+    restore_op_name = Field(3, STRING)
+    max_to_keep = Field(4, INT32)
+    sharded = Field(5, BOOL)
+    keep_checkpoint_every_n_hours = Field(6, FLOAT)
+    version = Field(7, enum("CheckpointFormatVersion", {"LEGACY": 0, "V1": 1, "V2": 2}))
+
+    def CopyFrom(self, other: SaverDef) -> None:  # noqa: N802 - protobuf's name
+        """Copies every field of ``other``."""
+        for field in self._fields:
+            setattr(self, field.name, getattr(other, field.name))
+
+    def SerializeToString(self) -> bytes:  # noqa: N802 - protobuf's name
+        """The wire bytes."""
+        return self.to_bytes()
+
+    @classmethod
+    def FromString(cls, data: bytes) -> SaverDef:  # noqa: N802 - protobuf's name
+        """Parses wire bytes."""
+        return cls.from_bytes(data)
+
+
+class Any(Message):
+    """google/protobuf/any.proto."""
+    type_url = Field(1, STRING)
+    value = Field(2, BYTES)
+
+
+class MetaInfoDef(Message):
+    """meta_graph.proto MetaGraphDef.MetaInfoDef."""
+    meta_graph_version = Field(1, STRING)
+    stripped_op_list = Field(2, OpList)
+    any_info = Field(3, Any)
+    tags = Field(4, STRING, repeated=True)
+    tensorflow_version = Field(5, STRING)
+    tensorflow_git_version = Field(6, STRING)
+    stripped_default_attrs = Field(7, BOOL)
+    function_aliases = MapField(8, STRING, STRING)
+
+
+class CollectionDef(Message):
+    """meta_graph.proto CollectionDef: one collection's values (a oneof of lists)."""
+
+    class NodeList(Message):
+        """Names of ops or tensors."""
+        value = Field(1, STRING, repeated=True)
+
+    class BytesList(Message):
+        """Serialized protos or plain strings."""
+        value = Field(1, BYTES, repeated=True)
+
+    class Int64List(Message):
+        """Integers (packed)."""
+        value = Field(1, INT64, repeated=True)
+
+    class FloatList(Message):
+        """Floats (packed)."""
+        value = Field(1, FLOAT, repeated=True)
+
+    class AnyList(Message):
+        """google.protobuf.Any values."""
+        value = Field(1, Any, repeated=True)
+
+    node_list = Field(1, NodeList, oneof="kind")
+    bytes_list = Field(2, BytesList, oneof="kind")
+    int64_list = Field(3, Int64List, oneof="kind")
+    float_list = Field(4, FloatList, oneof="kind")
+    any_list = Field(5, AnyList, oneof="kind")
+
+
+class MetaGraphDef(Message):
+    """meta_graph.proto MetaGraphDef: a graph, its saver and its collections."""
+    MetaInfoDef = MetaInfoDef
+    meta_info_def = Field(1, MetaInfoDef)
+    graph_def = Field(2, GraphDef)
+    saver_def = Field(3, SaverDef)
+    collection_def = MapField(4, STRING, CollectionDef)
