@@ -251,6 +251,8 @@ class WhileContext:
                         controls.append(op)
             control_flow_ops.set_control_flow_context(tensor.op, self)
             tensor.op._add_control_inputs(controls)
+            for controller in graph._control_dependencies_stack:  # seen by them: ops fed by it are dominated
+                controller.seen.add(id(tensor.op))
 
     def _remove_external_control_edges(self, op: Operation):
         internal, external = [], []

@@ -177,14 +177,15 @@ def _compute_read(ctx, op, inputs):
 
 
 def _stacked(op, array: _ArrayState, values: list):
-    if not values:
-        if array.shapes[index] is not None:  # a gradient array: zeros for an element nothing wrote
-            return np.zeros(array.shapes[index], dtype=array.dtype)
-        if not array.element_shape.is_fully_defined():
+    if not values:  # TF: [0] + the op's element_shape attr, merged with the array's when its shapes are identical
+        shape = as_shape(op._attrs.get("element_shape", TensorShape(None)))
+        if array.identical_shapes and shape.is_compatible_with(array.element_shape):
+            shape = shape.merge_with(array.element_shape)
+        if not shape.is_fully_defined():
             raise errors.UnimplementedError(
-                None, op, f"TensorArray has size zero, but element shape {array.element_shape} is not fully "
+                None, op, f"TensorArray has size zero, but element shape {shape} is not fully "
                 "defined. Currently only static shapes are supported when packing zero-size TensorArrays.")
-        return np.zeros([0] + array.element_shape.as_list(), dtype=array.dtype)
+        return np.zeros([0] + shape.as_list(), dtype=array.dtype)
     for index, value in enumerate(values[1:], 1):
         if value.shape != values[0].shape:
             raise errors.InvalidArgumentError(None, op, f"TensorArray has inconsistent shapes.  Index 0 has shape: "

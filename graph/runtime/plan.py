@@ -25,6 +25,12 @@ __all__ = ["Plan", "build_plan", "convert_feed", "fetch_value"]
 
 _MERGE_TYPES = frozenset(("Merge", "RefMerge"))
 _DEADNESS_SOURCES = frozenset(("Switch", "RefSwitch"))
+_PLACEHOLDER_TYPES = frozenset(("Placeholder", "PlaceholderV2"))  # TF's FeedInputs moves only their control edges
+
+
+def _fed_placeholder(context, op, inputs):
+    """The step of a fed Placeholder some op waits for by a control edge: its value is the feed's slot."""
+    return [None]
 
 
 class Plan:
@@ -103,6 +109,9 @@ def build_plan(graph, fetches, feed_dict) -> Plan:
         deadness = True
     else:
         steps, slot, tensor_slot, deadness = _schedule(order, fed, slot)
+    if fed:  # a fed Placeholder reached by a control edge: TF's control edge comes from the feed, nothing runs
+        steps = [(step[0], _fed_placeholder) + step[2:] if step[0]._type in _PLACEHOLDER_TYPES
+                 and id(step[0]._outputs[0]) in fed else step for step in steps]
     plan = Plan()
     plan.fetcher = fetcher
     plan.steps = steps
