@@ -57,10 +57,9 @@ def _train_and_read_events(tf, directory, runs=10):
 def test_summary_and_step_counter_events_like_tensorflow(tf_module, tmp_path):
     expected = _train_and_read_events(tf_module, str(tmp_path / "tf"))
     actual = _train_and_read_events(ours, str(tmp_path / "ours"))
-    # Not yet emulated: TF's FileWriter(graph=...) also writes a MetaGraphDef event (its MetaGraphDef
-    # lives in saver/, above graph/summary's FileWriter); every other event is TF's.
-    assert ("meta_graph_def", 0) in expected and ("meta_graph_def", 0) not in actual
-    assert actual == [event for event in expected if event[0] != "meta_graph_def"]
+    # FileWriter(graph=...) writes the graph_def event and then the meta_graph_def one, as TF's
+    assert ("meta_graph_def", 0) in actual
+    assert actual == expected
     steps = sorted({e[1] for e in actual if e[0] == "summary" and e[2] == "value"})
     assert steps == [1, 4, 7, 10]
     assert sorted({e[1] for e in actual if e[0] == "summary" and e[2] == "global_step/sec"}) == [5, 9]
