@@ -124,6 +124,7 @@ _TOP_LEVEL_ALIASES = {
     "sparse_segment_sqrt_n": "graph.ops.segment_ops:sparse_segment_sqrt_n",
     **{name: "graph.proto.summary:" + name for name in (
         "Summary", "Event", "SessionLog", "HistogramProto", "SummaryMetadata", "LogMessage")},
+    "MetaGraphDef": "graph.proto.meta_graph:MetaGraphDef",
     "get_logger": "graph.platform.tf_logging:get_logger",
     "pad": "graph.ops.pad_ops:pad",
     "custom_gradient": "graph.gradients.custom_gradient:custom_gradient",

@@ -281,3 +281,17 @@ def test_tensorboard_reads_the_meta_graph(tmp_path):
 def test_add_meta_graph_refuses_other_messages(tmp_path):
     with FileWriter(str(tmp_path)) as writer, pytest.raises(TypeError, match="must be type MetaGraphDef"):
         writer.add_meta_graph(Summary())
+
+
+def test_add_meta_graph_writes_an_exported_meta_graph(tmp_path):
+    with graph_lib.Graph().as_default():
+        ours_tf.Variable(1.0, name="v")
+        ours_tf.train.Saver()
+        meta = ours_tf.train.export_meta_graph()
+        assert isinstance(meta, ours_tf.MetaGraphDef)
+        with FileWriter(str(tmp_path)) as writer:
+            writer.add_meta_graph(meta, global_step=3)
+    events = list(summary_iterator(_only_file(tmp_path)))
+    assert [(e.step, e.WhichOneof("what")) for e in events] == [(0, "file_version"), (3, "meta_graph_def")]
+    assert events[1].meta_graph_def == meta.to_bytes()
+    assert ours_tf.MetaGraphDef.from_bytes(events[1].meta_graph_def).saver_def.restore_op_name == "save/restore_all"
