@@ -294,4 +294,5 @@ def test_add_meta_graph_writes_an_exported_meta_graph(tmp_path):
     events = list(summary_iterator(_only_file(tmp_path)))
     assert [(e.step, e.WhichOneof("what")) for e in events] == [(0, "file_version"), (3, "meta_graph_def")]
     assert events[1].meta_graph_def == meta.to_bytes()
-    assert "savers" in ours_tf.MetaGraphDef.from_bytes(events[1].meta_graph_def).collection_def
+    assert sorted(ours_tf.MetaGraphDef.from_bytes(events[1].meta_graph_def).collection_def) == [
+        "trainable_variables", "variables"]
