@@ -47,10 +47,11 @@ def set_deadline(timeout_in_ms: int | None) -> None:
 class _Attempt:
     """One waiting enqueue or close: cancelled by ``close(cancel_pending_enqueues=True)``."""
 
-    __slots__ = ("cancelled",)
+    __slots__ = ("cancelled", "rows")
 
-    def __init__(self):
+    def __init__(self, rows=None):
         self.cancelled = False
+        self.rows = rows  # an enqueue's rows not yet in the queue (None: a close or a dequeue)
 
 
 class _Uint32Stream:
@@ -112,25 +113,36 @@ class QueueState:
     # ------------------------------------------------------------- enqueue and close
     def enqueue(self, op, rows: list[tuple]) -> None:
         """Appends ``rows`` in order, waiting for room (one row at a time, as TF's TryEnqueueMany)."""
-        attempt = _Attempt()
+        attempt = _Attempt(collections.deque(rows))
         with self._condition:
             self._enqueue_line.append(attempt)
             try:
-                for row in rows:
-                    while True:
-                        if attempt.cancelled or self.cancelled:
-                            raise errors.CancelledError(None, op, "Enqueue operation was cancelled")
-                        if self._enqueue_line[0] is attempt:
-                            if self.closed:
-                                raise errors.CancelledError(None, op, f"{self.kind} '{self.name}' is closed.")
-                            if self.capacity is None or len(self.elements) < self.capacity:
-                                self.elements.append(row)
-                                self._condition.notify_all()
-                                break
-                        self._wait(op)
+                while attempt.rows:
+                    if attempt.cancelled or self.cancelled:
+                        raise errors.CancelledError(None, op, "Enqueue operation was cancelled")
+                    if self._enqueue_line[0] is attempt:
+                        if self.closed:
+                            raise errors.CancelledError(None, op, f"{self.kind} '{self.name}' is closed.")
+                        self._flush_enqueue()
+                        if not attempt.rows:
+                            break
+                    self._wait(op)
             finally:
                 self._enqueue_line.remove(attempt)
                 self._condition.notify_all()
+
+    def _flush_enqueue(self) -> None:
+        """Moves the head enqueue's rows in while there is room (TF's FlushUnlocked, run by whichever thread
+        made room: a dequeue returns with the waiting enqueue already refilling the queue)."""
+        head = self._enqueue_line[0] if self._enqueue_line else None
+        if head is None or head.rows is None or head.cancelled or self.closed or self.cancelled:
+            return
+        moved = False
+        while head.rows and (self.capacity is None or len(self.elements) < self.capacity):
+            self.elements.append(head.rows.popleft())
+            moved = True
+        if moved:
+            self._condition.notify_all()
 
     def close(self, op, cancel_pending_enqueues: bool) -> None:
         """Closes the queue: after the waiting enqueues, or cancelling them."""
@@ -186,6 +198,7 @@ class QueueState:
                         if available > 0:
                             for _ in range(min(available, wanted - len(taken))):
                                 taken.append(self._pop())
+                            self._flush_enqueue()
                             self._condition.notify_all()
                             continue
                     self._wait(op)

@@ -150,13 +150,15 @@ class BaseSession:
         if feed_dict and SparseTensor in map(type, feed_dict):  # C-speed scan: most feeds have none
             feed_dict = expand_sparse_feeds(feed_dict)
         timeout = getattr(options, "timeout_in_ms", 0) if options is not None else 0
-        if timeout:
+        if timeout <= 0 and self._config is not None:  # as TF: the session's default unless RunOptions sets one
+            timeout = self._config.operation_timeout_in_ms or 0
+        if timeout > 0:
             set_deadline(timeout)
         try:
             with PausedGC():
                 return self._run(fetches, feed_dict)
         finally:
-            if timeout:
+            if timeout > 0:
                 set_deadline(None)
 
     def _run(self, fetches, feed_dict):
