@@ -296,6 +296,23 @@ class ProtoMessage(protobuf.Message):
         """Unsets every field."""
         self._replace_values(type(self)())
 
+    def HasField(self, field_name: str) -> bool:  # noqa: N802 - protobuf's name
+        """Whether sub-message or presence field ``field_name`` is set.
+
+        Raises:
+            ValueError: for an unknown or repeated field, or a proto3 scalar without presence (as protobuf).
+        """
+        field = type(self)._by_name.get(field_name)
+        if field is not None and not field.repeated and not (field.presence or field.is_message):
+            raise ValueError(f"Field {self._full_name}.{field_name} does not have presence.")
+        return super().HasField(field_name)
+
+    def __deepcopy__(self, memo=None):
+        return type(self).from_bytes(self.to_bytes())
+
+    def __reduce__(self):
+        return type(self).from_bytes, (self.to_bytes(),)
+
     def ClearField(self, field_name: str) -> None:  # noqa: N802 - protobuf's name
         """Unsets field ``field_name`` (ValueError for a name the message does not declare)."""
         super().ClearField(field_name)

@@ -142,3 +142,28 @@ def test_protobuf_errors():
     with pytest.raises(AttributeError):
         HistogramProto().bucket.add()
     assert event.summary.value.__class__.__name__ == "RepeatedContainer"
+
+
+@pytest.mark.tf
+def test_has_field_of_a_scalar_without_presence_is_refused_as_protobuf(tf_module):
+    from tensorflow.core.util import event_pb2
+    for name in ("step", "wall_time"):
+        with pytest.raises(ValueError) as real:
+            event_pb2.Event(step=3).HasField(name)
+        with pytest.raises(ValueError) as ours:
+            Event(step=3).HasField(name)
+        assert str(ours.value) == str(real.value)
+    assert Event(file_version="v").HasField("file_version") and not Event().HasField("file_version")
+
+
+def test_copies_and_pickles_are_whole_messages():
+    import copy
+    import pickle
+    event = Event(step=2)
+    event.summary.value.add(tag="x", simple_value=1.5)
+    lazy = event.log_message  # a lazily read member must not drag its parent into the copy
+    for clone in (copy.deepcopy(event), pickle.loads(pickle.dumps(event)), copy.deepcopy(lazy)):
+        assert clone == (lazy if clone.__class__ is type(lazy) else event) and clone._parent is None
+    example = ex.Example()
+    example.features.feature["a"].int64_list.value.append(1)
+    assert pickle.loads(pickle.dumps(example)).SerializeToString() == example.SerializeToString()
