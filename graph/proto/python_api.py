@@ -14,9 +14,10 @@ They then behave as protobuf's generated classes do:
 - a map of messages creates a missing key's message on ``[]`` (protobuf's MessageMap).
 
 The codec's own Message (graph/proto/protobuf.py) keeps None for unset sub-messages: framework
-messages (GraphDef, NodeDef, TensorProto, ...) are walked by code that tests for None.  An empty
-framework message read here (``Summary.Value.tensor`` while unset) is therefore detached: edit a copy
-and assign it (``value.tensor = proto``) to set it.
+messages (GraphDef, NodeDef, TensorProto, ...) are walked by code that tests for None, so they stay
+codec messages.  Such a message read here while unset (``Summary.Value.tensor``) cannot report its
+edits: its parent adopts it once it is no longer empty, when the parent is next read, tested or
+serialized (an edit that leaves it empty, e.g. setting ``dtype = 0``, does not set it, unlike protobuf).
 
 Serialization writes map entries sorted by key, which is protobuf's ``deterministic=True``; protobuf's
 default order is its hash table's, which no caller can rely on.
@@ -176,6 +177,8 @@ class Field(protobuf.Field):
             lazy = {}
             object.__setattr__(instance, "_lazy", lazy)
         child = lazy.get(self.name)
+        if child is not None and not isinstance(child, ProtoMessage) and instance._adopt_edited():
+            return values[self.name]
         if child is None:
             child = lazy[self.name] = self.kind()
             if isinstance(child, ProtoMessage):
@@ -231,6 +234,37 @@ class ProtoMessage(protobuf.Message):
             del lazy[field.name]
         protobuf.Field.__set__(field, parent, self)  # clears the other members of a oneof
         parent._modified()
+
+    def _adopt_edited(self) -> bool:
+        """Sets the codec messages handed out lazily that were edited since (they cannot say so)."""
+        lazy = self.__dict__.get("_lazy")
+        adopted = False
+        for name, child in list(lazy.items()) if lazy else ():
+            if not isinstance(child, ProtoMessage) and child.to_bytes():
+                del lazy[name]
+                protobuf.Field.__set__(type(self)._by_name[name], self, child)
+                adopted = True
+        if adopted:
+            self._modified()
+        return adopted
+
+    def to_bytes(self, deterministic: bool = False) -> bytes:
+        """Serializes this message (SerializeToString)."""
+        if "_lazy" in self.__dict__:
+            self._adopt_edited()
+        return super().to_bytes(deterministic)
+
+    def has(self, name: str) -> bool:
+        """True when the field is set (HasField); repeated/map fields: non-empty."""
+        if "_lazy" in self.__dict__:
+            self._adopt_edited()
+        return super().has(name)
+
+    def which_oneof(self, group: str) -> str | None:
+        """The name of the set member of oneof ``group`` (WhichOneof)."""
+        if "_lazy" in self.__dict__:
+            self._adopt_edited()
+        return super().which_oneof(group)
 
     def _replace_values(self, parsed: protobuf.Message) -> None:
         lazy = self.__dict__.get("_lazy")
@@ -344,4 +378,6 @@ class ProtoMessage(protobuf.Message):
     __hash__ = None  # mutable, as protobuf's messages
 
     def __str__(self) -> str:
+        if "_lazy" in self.__dict__:
+            self._adopt_edited()
         return text_format.to_text(self)

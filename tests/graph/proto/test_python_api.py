@@ -167,3 +167,24 @@ def test_copies_and_pickles_are_whole_messages():
     example = ex.Example()
     example.features.feature["a"].int64_list.value.append(1)
     assert pickle.loads(pickle.dumps(example)).SerializeToString() == example.SerializeToString()
+
+
+@pytest.mark.tf
+def test_an_edited_framework_sub_message_is_adopted(tf_module):
+    """Summary.Value.tensor is a codec TensorProto: read while unset, then edited, it is set as in protobuf."""
+    from tensorflow.core.framework import summary_pb2
+
+    def edit(value):
+        tensor = value.tensor
+        assert not value.HasField("tensor")
+        tensor.dtype = 7
+        tensor.string_val.append(b"hi")
+
+    ours, real = Summary.Value(tag="t", simple_value=1.0), summary_pb2.Summary.Value(tag="t", simple_value=1.0)
+    edit(ours)
+    edit(real)
+    assert ours.WhichOneof("value") == real.WhichOneof("value") == "tensor"
+    assert ours.SerializeToString() == real.SerializeToString() and ours.simple_value == 0.0
+    summary = Summary()
+    edit(summary.value.add(tag="t"))
+    assert summary.SerializeToString() == summary_pb2.Summary(value=[real]).SerializeToString()
