@@ -157,12 +157,12 @@ def test_scope_defaults_are_inherited(graph):
         return reduction_ops.reduce_sum(variable)
 
     with vs.variable_scope("s", initializer=init_ops.constant_initializer(2.0), dtype=dtypes.float64,
-                           regularizer=regularizer, caching_device="/job:worker/task:3"):
+                           regularizer=regularizer, caching_device="/cpu:0"):  # a device the local session has
         with vs.variable_scope("t"):
             w = vs.get_variable("w", [2])
             y = vs.get_variable("y", initializer=ops.constant([1, 2]))
     assert (w.dtype, y.dtype) == (dtypes.float64_ref, dtypes.int32_ref)
-    assert w.value().device == "/job:worker/task:3"
+    assert w.value().device == "/device:CPU:0"
     losses = graph_lib.get_collection(GraphKeys.REGULARIZATION_LOSSES)
     assert [loss.op.name for loss in losses] == ["s/t/w/Regularizer/Sum", "s/t/y/Regularizer/Sum"]
     assert run(graph, [w, losses[0]])[0].tolist() == [2.0, 2.0]
