@@ -23,7 +23,6 @@ from graph.data import readers
 from graph.data import structure as structure_lib
 from graph.data.dataset_kernels import VARIANT_SCALAR
 from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
-from graph.data.sparse_elements import SparseTensorSpec
 from graph.data.structure import TensorSpec
 from graph.ops import array_ops, constant_ops, math_ops
 from graph.ops.math_grad_ops import where_v2
@@ -91,35 +90,13 @@ def _as_component(leaf):
     return convert_to_tensor(leaf)
 
 
-class DatasetV1:
+class DatasetV1(structure_lib.ElementStructure):
     """A graph-mode ``tf.data.Dataset``: a variant tensor and the structure of its elements."""
 
     def __init__(self, variant_tensor: Tensor, structure):
         """Wraps ``variant_tensor``, whose elements have ``structure`` (a nest of TensorSpecs)."""
         self._variant_tensor = variant_tensor
         self._structure = structure
-
-    # ----------------------------------------------------------------- structure
-    @property
-    def element_spec(self):
-        """The structure of one element, a TensorSpec per component."""
-        return self._structure
-
-    @property
-    def output_types(self):
-        """The dtype of each component, in the element's structure."""
-        return structure_lib.map_structure(lambda spec: spec.dtype, self._structure)
-
-    @property
-    def output_shapes(self):
-        """The static shape of each component, in the element's structure."""
-        return structure_lib.map_structure(lambda spec: spec.shape, self._structure)
-
-    @property
-    def output_classes(self):
-        """The Python class of each component (Tensor or SparseTensor)."""
-        return structure_lib.map_structure(
-            lambda spec: SparseTensor if isinstance(spec, SparseTensorSpec) else Tensor, self._structure)
 
     def _op(self, op_type: str, inputs: list, structure, attrs: dict | None = None,
             types_attr: str = "output_types", name: str | None = None) -> DatasetV1:

@@ -25,8 +25,6 @@ from graph.core.random_seed import get_seed
 from graph.data import function as function_lib
 from graph.data import structure as structure_lib
 from graph.data.dataset_values import DatasetValue
-from graph.core.sparse_tensor import SparseTensor
-from graph.data.sparse_elements import SparseTensorSpec
 from graph.data.structure import TensorSpec
 from graph.proto.framework import NameAttrList
 
@@ -162,7 +160,7 @@ def _flat_attrs(structure) -> dict:
     return {"output_types": [c[0] for c in components], "output_shapes": [c[1] for c in components]}
 
 
-class Iterator:
+class Iterator(structure_lib.ElementStructure):
     """An iterator over a dataset's elements in a Session (``tf.data.Iterator``)."""
 
     def __init__(self, iterator_resource: Tensor, initializer, structure):
@@ -236,27 +234,6 @@ class Iterator:
             return self._string_handle
         return get_default_graph().create_op("IteratorToStringHandle", [self._iterator_resource],
                                              name=name).outputs[0]
-
-    @property
-    def element_spec(self):
-        """The structure of one element, a TensorSpec per component."""
-        return self._structure
-
-    @property
-    def output_types(self):
-        """The dtype of each component."""
-        return structure_lib.map_structure(lambda spec: spec.dtype, self._structure)
-
-    @property
-    def output_shapes(self):
-        """The static shape of each component."""
-        return structure_lib.map_structure(lambda spec: spec.shape, self._structure)
-
-    @property
-    def output_classes(self):
-        """The Python class of each component (Tensor or SparseTensor)."""
-        return structure_lib.map_structure(
-            lambda spec: SparseTensor if isinstance(spec, SparseTensorSpec) else Tensor, self._structure)
 
 
 def make_initializable_iterator(dataset, shared_name: str | None = None) -> Iterator:

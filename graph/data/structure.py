@@ -19,7 +19,7 @@ from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 from graph.data import sparse_elements
 from graph.data.sparse_elements import SparseTensorSpec
 
-__all__ = ["TensorSpec", "flatten", "pack_sequence_as", "map_structure", "normalize_element", "spec_of",
+__all__ = ["TensorSpec", "ElementStructure", "flatten", "pack_sequence_as", "map_structure", "normalize_element", "spec_of",
            "structure_of", "most_specific_compatible_shape", "component_spec", "with_shape", "to_components",
            "from_components"]
 
@@ -170,3 +170,33 @@ def most_specific_compatible_shape(first: TensorShape, second: TensorShape) -> T
     if first.ndims is None or second.ndims is None or first.ndims != second.ndims:
         return TensorShape(None)
     return TensorShape([a if a == b else None for a, b in zip(first.as_list(), second.as_list())])
+
+
+class ElementStructure:
+    """The ``element_spec`` / ``output_types`` / ``output_shapes`` / ``output_classes`` of datasets and iterators.
+
+    Subclasses keep their element's structure (nests of TensorSpecs) in ``self._structure``.
+    """
+
+    _structure: Any
+
+    @property
+    def element_spec(self):
+        """The structure of one element, a TensorSpec per component."""
+        return self._structure
+
+    @property
+    def output_types(self):
+        """The dtype of each component, in the element's structure."""
+        return map_structure(lambda spec: spec.dtype, self._structure)
+
+    @property
+    def output_shapes(self):
+        """The static shape of each component, in the element's structure."""
+        return map_structure(lambda spec: spec.shape, self._structure)
+
+    @property
+    def output_classes(self):
+        """The Python class of each component (Tensor or SparseTensor)."""
+        return map_structure(lambda spec: SparseTensor if isinstance(spec, SparseTensorSpec) else Tensor,
+                             self._structure)
