@@ -7,9 +7,8 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, excluded, run_deprecated_v1, skip_ours, tf
+from tests.tf_suites.harness import TestCase, excluded, run_deprecated_v1, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 ALL_FLOATS = ("float16", "float32", "float64")
 
 
@@ -61,7 +60,6 @@ class AdamOptimizerTest(TestCase):
     def testSparse(self):
         self.doTestSparse(use_resource=False)
 
-    @skip_ours(RESOURCE)
     @run_deprecated_v1
     def testResourceSparse(self):
         self.doTestSparse(use_resource=True)
@@ -145,7 +143,6 @@ class AdamOptimizerTest(TestCase):
         with self.cached_session():
             self.doTestBasic(use_resource=False)
 
-    @skip_ours(RESOURCE)
     def testResourceBasic(self):
         self.doTestBasic(use_resource=True)
 
