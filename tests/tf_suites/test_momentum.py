@@ -7,9 +7,8 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, excluded, run_deprecated_v1, skip_ours, tf
+from tests.tf_suites.harness import TestCase, excluded, run_deprecated_v1, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 ALL_FLOATS = ("float16", "float32", "float64")
 
 # Dist-belief momentum (learning rate 0.1, momentum 0.1): ten random gradients and the parameters after each.
@@ -119,14 +118,12 @@ class MomentumOptimizerTest(TestCase):
         with self.cached_session():
             self.doTestBasic(use_resource=False)
 
-    @skip_ours(RESOURCE)
     def testResourceBasic(self):
         self.doTestBasic(use_resource=True)
 
     testBasicCallableParams = excluded(
         "eager: runs under context.eager_mode()", "doTestBasic with resource variables and callable lr/momentum")
 
-    @skip_ours(RESOURCE)
     def testVariablesAcrossGraphs(self):
         optimizer = tf.train.MomentumOptimizer(0.01, 0.5)
         for names in (("var0", "var1"), ("var2", "var3")):
@@ -196,7 +193,6 @@ class MomentumOptimizerTest(TestCase):
                     self.assertAllClose(var0_np, self.evaluate(var0))
                     self.assertAllClose(var1_np, self.evaluate(var1))
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         for name in ALL_FLOATS:
             dtype = getattr(tf, name)
@@ -214,7 +210,6 @@ class MomentumOptimizerTest(TestCase):
             self.evaluate(sgd_op)
             self.assertAllCloseAccordingToType([[-111, -138]], self.evaluate(var0))
 
-    @skip_ours(RESOURCE)
     def testMinimizeWith2DIndicesForEmbeddingLookup(self):
         with tf.device("/cpu:0"):
             var0 = tf.Variable(tf.ones([2, 2]), use_resource=True)
