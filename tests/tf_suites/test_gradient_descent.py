@@ -5,10 +5,9 @@ the same test methods, inputs and expected values, rewritten against ``harness.t
 Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Version 2.0.
 """
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
-RESOURCE = "resource variables: ResourceVariable / initialize_resources"
 
 
 class GradientDescentOptimizerTest(TestCase):
@@ -47,11 +46,9 @@ class GradientDescentOptimizerTest(TestCase):
                 tf.variables_initializer([var0, var1]).run()
                 self._check_one_step(var0, var1, sgd_op)
 
-    @skip_ours(RESOURCE)
     def testBasicResourceVariable(self):
         self._resource_step(3.0)
 
-    @skip_ours(RESOURCE)
     def testBasicCallableParams(self):
         self._resource_step(lambda: 3.0)
 
@@ -79,11 +76,9 @@ class GradientDescentOptimizerTest(TestCase):
                                                    self.evaluate(var0))
                 self.assertAllCloseAccordingToType([3.0 - np_grad], self.evaluate(var1))
 
-    @skip_ours(RESOURCE)
     def testMinimizeResourceVariable(self):
         self._minimize(sparse=False)
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         self._minimize(sparse=True)
 
