@@ -5,9 +5,8 @@ test methods, inputs and expected values, rewritten against ``harness.tf``.  The
 Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Version 2.0.
 """
 
-from tests.tf_suites.harness import TestCase, run_deprecated_v1, run_in_graph_and_eager_modes, skip_ours, tf
+from tests.tf_suites.harness import TestCase, run_deprecated_v1, run_in_graph_and_eager_modes, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 ALL_FLOATS = ("float16", "float32", "float64")
 
 
@@ -18,7 +17,6 @@ def resource_variable(value, **kwargs):
 
 class OptimizerTest(TestCase):
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testBasic(self):
         for i, name in enumerate(ALL_FLOATS):
@@ -72,7 +70,6 @@ class OptimizerTest(TestCase):
                 self.assertAllClose([1.0 - 3 * 5 * 42.0, 2.0 - 3 * 5 * (-42.0)], self.evaluate(var0))
                 self.assertAllClose([3.0 - 3 * 3 * 42.0, 4.0 - 3 * 3 * (-42.0)], self.evaluate(var1))
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testNoVariables(self):
         for name in ALL_FLOATS:
@@ -87,7 +84,6 @@ class OptimizerTest(TestCase):
             with self.assertRaisesRegex(ValueError, 'No.*variables'):
                 sgd_op.minimize(loss)
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testNoGradients(self):
         for i, name in enumerate(ALL_FLOATS):
@@ -102,7 +98,6 @@ class OptimizerTest(TestCase):
             with self.assertRaisesRegex(ValueError, 'No gradients'):
                 sgd_op.minimize(loss, var_list=[var1])  # var1 has no gradient
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testNoGradientsForAnyVariables_Minimize(self):
         for i, name in enumerate(ALL_FLOATS):
@@ -117,7 +112,6 @@ class OptimizerTest(TestCase):
             with self.assertRaisesRegex(ValueError, 'No gradients provided for any variable'):
                 sgd_op.minimize(loss, var_list=[var0, var1])
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testNoGradientsForAnyVariables_ApplyGradients(self):
         for i, name in enumerate(ALL_FLOATS):
@@ -128,7 +122,6 @@ class OptimizerTest(TestCase):
             with self.assertRaisesRegex(ValueError, 'No gradients provided for any variable'):
                 sgd_op.apply_gradients([(None, var0), (None, var1)])
 
-    @skip_ours(RESOURCE)
     @run_in_graph_and_eager_modes
     def testGradientsAsVariables(self):
         for i, name in enumerate(ALL_FLOATS):
