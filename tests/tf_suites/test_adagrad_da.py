@@ -7,9 +7,8 @@ Copyright 2016 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, run_deprecated_v1, skip_ours, tf
+from tests.tf_suites.harness import TestCase, run_deprecated_v1, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 
 
 class AdagradDAOptimizerTest(TestCase):
@@ -42,13 +41,11 @@ class AdagradDAOptimizerTest(TestCase):
     def testAdagradDAWithoutRegularizationBasic1(self):
         self._one_step([0.0, 0.0], [0.0, 0.0], 0.0, 0.0, [-0.904534, -1.603567], [-0.094821, -0.189358])
 
-    @skip_ours(RESOURCE)
     @run_deprecated_v1
     def testResourceAdagradDAWithoutRegularizationBasic1(self):
         self._one_step([0.0, 0.0], [0.0, 0.0], 0.0, 0.0, [-0.904534, -1.603567], [-0.094821, -0.189358],
                        use_resource=True)
 
-    @skip_ours(RESOURCE)
     @run_deprecated_v1
     def testMinimizeSparseResourceVariable(self):
         for name in ("float32", "float64"):
