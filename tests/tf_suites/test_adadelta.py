@@ -7,9 +7,8 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 
 
 class AdadeltaOptimizerTest(TestCase):
@@ -76,11 +75,9 @@ class AdadeltaOptimizerTest(TestCase):
     def testBasic(self):
         self.doTestBasic(use_resource=False)
 
-    @skip_ours(RESOURCE)
     def testResourceBasic(self):
         self.doTestBasic(use_resource=True)
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         for name in ("float16", "float32", "float64"):
             dtype = getattr(tf, name)
