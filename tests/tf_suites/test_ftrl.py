@@ -7,9 +7,8 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 HALF_AND_FLOAT = ("float16", "float32")
 
 
@@ -45,7 +44,6 @@ class FtrlOptimizerTest(TestCase):
     def testFtrlWithoutRegularization(self):
         self.doTestFtrlwithoutRegularization(use_resource=False)
 
-    @skip_ours(RESOURCE)
     def testResourceFtrlWithoutRegularization(self):
         self.doTestFtrlwithoutRegularization(use_resource=True)
 
@@ -55,7 +53,6 @@ class FtrlOptimizerTest(TestCase):
             self.assertAllCloseAccordingToType(np.array([-2.55607247, -3.98729396]), v0_val)
             self.assertAllCloseAccordingToType(np.array([-0.28232238, -0.56096673]), v1_val)
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         with tf.Graph().as_default():
             for name in ("float16", "float32", "float64"):
