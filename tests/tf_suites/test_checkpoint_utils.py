@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, private, skip_ours, tf
+from tests.tf_suites.harness import TestCase, private, tf
 
 _ALL = [("useful_scope/var4", [9, 9]), ("var1", [1, 10]), ("var2", [10, 10]), ("var3", [100, 100])]
 
@@ -246,7 +246,6 @@ class CheckpointsTest(TestCase):
                 with self.assertRaises(ValueError):  # a scope mapped from a variable name
                     tf.train.init_from_checkpoint(checkpoint_dir, {"useful_scope": "some_scope/"})
 
-    @skip_ours("resource variables")
     def testNoAdditionalReadOpsForResourceVariables(self):
         checkpoint_dir = self.get_temp_dir()
         with self.cached_session() as session:
