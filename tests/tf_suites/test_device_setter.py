@@ -5,7 +5,7 @@ test methods and expectations, rewritten against ``harness.tf``.  The original i
 TensorFlow Authors, licensed under the Apache License, Version 2.0.
 """
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 
 _CLUSTER = {"ps": ["ps0:2222", "ps1:2222"], "worker": ["worker0:2222", "worker1:2222", "worker2:2222"]}
 _SUN_MOON = {"sun": ["sun0:2222", "sun1:2222", "sun2:2222"], "moon": ["moon0:2222", "moon1:2222"]}
@@ -40,7 +40,6 @@ class DeviceSetterTest(TestCase):
             self.assertDeviceEqual("/job:ps/task:1", w.initializer.device)
             self.assertDeviceEqual("/job:worker/cpu:0", a.device)
 
-    @skip_ours("resource variables")
     def testResource(self):
         with tf.device(tf.train.replica_device_setter(cluster=self._cluster_spec)):
             v = tf.Variable([1, 2], use_resource=True)  # TF builds resource_variable_ops.ResourceVariable
