@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, private, skip_ours, tf
+from tests.tf_suites.harness import TestCase, private, tf
 
 
 class PartitionerCreatorsTest(TestCase):
@@ -32,7 +32,6 @@ class PartitionerCreatorsTest(TestCase):
                 v0 = tf.get_variable("v0", dtype=tf.int64, shape=[20])
                 self.assertEqual(len(v0._get_variable_list()), 4)
 
-    @skip_ours("resource variables")
     def testResourceFixedSizePartitioner(self):
         with self.cached_session():
             partitioner = tf.fixed_size_partitioner(5, axis=0)
@@ -181,7 +180,6 @@ class PartitionedVariablesTestCase(TestCase):
     def testName(self):
         self._testNameHelper(use_resource=False)
 
-    @skip_ours("resource variables")
     def testResourceName(self):
         self._testNameHelper(use_resource=True)
 
