@@ -5,8 +5,10 @@ from __future__ import annotations
 from graph.core import graph as graph_lib
 from graph.core.graph import convert_to_tensor
 from graph.ops import constant_ops
+from graph.ops import math_ops
 from graph.ops import training_ops
 from graph.train import optimizer
+from graph.variables import resource_variables
 
 __all__ = ["ProximalAdagradOptimizer"]
 
@@ -56,5 +58,13 @@ class ProximalAdagradOptimizer(optimizer.Optimizer):
     def _apply_sparse(self, grad, var):
         acc = self.get_slot(var, "accumulator")
         return training_ops.sparse_apply_proximal_adagrad(
-            var, acc, self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-            self._l2_regularization_strength_tensor, grad.values, grad.indices, use_locking=self._use_locking)
+            var, acc, *self._sparse_hyperparameters(grad, var), grad.values, grad.indices,
+            use_locking=self._use_locking)
+
+    def _sparse_hyperparameters(self, grad, var) -> list:
+        # TF's _resource_apply_sparse casts the hyperparameters to the gradient's dtype; the ref path does not.
+        tensors = [self._learning_rate_tensor, self._l1_regularization_strength_tensor,
+                   self._l2_regularization_strength_tensor]
+        if resource_variables.is_resource_variable(var):
+            return [math_ops.cast(t, grad.values.dtype) for t in tensors]
+        return tensors

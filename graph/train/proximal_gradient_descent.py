@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from graph.core.graph import convert_to_tensor
+from graph.ops import math_ops
 from graph.ops import training_ops
 from graph.train import optimizer
+from graph.variables import resource_variables
 
 __all__ = ["ProximalGradientDescentOptimizer"]
 
@@ -31,8 +33,16 @@ class ProximalGradientDescentOptimizer(optimizer.Optimizer):
 
     def _apply_sparse(self, grad, var):
         return training_ops.sparse_apply_proximal_gradient_descent(
-            var, self._learning_rate_tensor, self._l1_regularization_strength_tensor,
-            self._l2_regularization_strength_tensor, grad.values, grad.indices, use_locking=self._use_locking)
+            var, *self._sparse_hyperparameters(grad, var), grad.values, grad.indices,
+            use_locking=self._use_locking)
+
+    def _sparse_hyperparameters(self, grad, var) -> list:
+        # TF's _resource_apply_sparse casts the hyperparameters to the gradient's dtype; the ref path does not.
+        tensors = [self._learning_rate_tensor, self._l1_regularization_strength_tensor,
+                   self._l2_regularization_strength_tensor]
+        if resource_variables.is_resource_variable(var):
+            return [math_ops.cast(t, grad.values.dtype) for t in tensors]
+        return tensors
 
     def _prepare(self):
         self._learning_rate_tensor = convert_to_tensor(self._learning_rate, name="learning_rate")

@@ -7,10 +7,9 @@ Copyright 2015 The TensorFlow Authors, licensed under the Apache License, Versio
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 from tests.tf_suites.test_proximal_gradient_descent import apply_optimizer
 
-RESOURCE = "resource variables: ResourceVariable"
 
 
 class ProximalAdagradOptimizerTest(TestCase):
@@ -49,7 +48,6 @@ class ProximalAdagradOptimizerTest(TestCase):
         self.assertAllClose(np.array([-1.60261, -2.296985]), v0_val)
         self.assertAllClose(np.array([3.715679, 2.433051]), v1_val)
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         for name in ("float32", "float64"):
             dtype = getattr(tf, name)

@@ -7,9 +7,8 @@ The original is Copyright 2015 The TensorFlow Authors, licensed under the Apache
 
 import numpy as np
 
-from tests.tf_suites.harness import TestCase, skip_ours, tf
+from tests.tf_suites.harness import TestCase, tf
 
-RESOURCE = "resource variables: ResourceVariable"
 
 
 def apply_optimizer(test, opt, steps=5, is_sparse=False):
@@ -62,7 +61,6 @@ class ProximalGradientDescentOptimizerTest(TestCase):
     def testProximalGradientDescentwithoutRegularization(self):
         self.doTestProximalGradientDescentwithoutRegularization(use_resource=False)
 
-    @skip_ours(RESOURCE)
     def testResourceProximalGradientDescentwithoutRegularization(self):
         self.doTestProximalGradientDescentwithoutRegularization(use_resource=True)
 
@@ -71,7 +69,6 @@ class ProximalGradientDescentOptimizerTest(TestCase):
         self.assertAllClose(np.array([0.1, 0.2]), v0_val)
         self.assertAllClose(np.array([3.91, 2.82]), v1_val)
 
-    @skip_ours(RESOURCE)
     def testMinimizeSparseResourceVariable(self):
         for name in ("float32", "float64"):
             dtype = getattr(tf, name)
