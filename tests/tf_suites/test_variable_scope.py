@@ -25,11 +25,11 @@ class VariableScopeTest(TestCase):
         v1 = vs.get_variable("v", [1])
         self.assertIs(v, v1)
 
-    @skip_ours("resource variables")
     def testResource(self):
         vs = _store()
         v1 = vs.get_variable("v", [1], use_resource=True)
-        resource_class = private("tensorflow.python.ops.resource_variable_ops:ResourceVariable", "")
+        resource_class = private("tensorflow.python.ops.resource_variable_ops:ResourceVariable",
+                                 "graph.variables.resource_variables:ResourceVariable")
         self.assertTrue(isinstance(v1, resource_class))
 
     def testNameExists(self):
