@@ -76,11 +76,10 @@ class SaverTest(TestCase):
     def testBasic(self):
         self.basicSaveRestore(tf.Variable)
 
-    @skip_ours("resource variables")
+    @skip_ours(_CHECKPOINTED_OP)
     def testResourceBasic(self):
         self.basicSaveRestore(_resource_variable)
 
-    @skip_ours("resource variables")
     def testResourceVariableReadOpsAddedDeterministically(self):
         graph_defs = []
         for _ in range(10):
@@ -96,7 +95,6 @@ class SaverTest(TestCase):
     testEagerGraphCompatibility = excluded("eager: restores in eager mode",
                                            "checkpoints move between graph and eager mode")
 
-    @skip_ours("resource variables")
     def testResourceSaveRestoreCachingDevice(self):
         save_path = os.path.join(self.get_temp_dir(), "resource_cache")
         with self.session(graph=tf.Graph()) as sess:
@@ -108,7 +106,6 @@ class SaverTest(TestCase):
             save2.restore(sess, save_path)
             self.assertEqual(self.evaluate(v), [1])
 
-    @skip_ours("resource variables")
     def testNoAdditionalOpsAddedBySaverForResourceVariablesOutsideSaveScope(self):
         with tf.Graph().as_default() as g:
             v = _resource_variable(1.0, name="v")
@@ -275,7 +272,6 @@ class SaverTest(TestCase):
             save.restore(sess, save_path)
             self.assertAllClose(var_value, self.evaluate(var))
 
-    @skip_ours("resource variables")
     def testCacheRereadsFile(self):
         save_path = os.path.join(self.get_temp_dir(), "cache_rereads")
         self._SaveAndLoad("var0", 0.0, 1.0, save_path)
@@ -387,11 +383,9 @@ class SaverTest(TestCase):
                     expected_save_path = "%s-%d" % (save_path, global_step_int)
                 self.assertEqual(expected_save_path, val)
 
-    @skip_ours("resource variables")
     def testSaveWithGlobalStep(self):
         self._save_with_global_step(pad_step_number=False)
 
-    @skip_ours("resource variables")
     def testSaveWithGlobalStepWithPadding(self):
         self._save_with_global_step(pad_step_number=True)
 
