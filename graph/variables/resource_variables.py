@@ -244,7 +244,7 @@ class ResourceVariable(variables.Variable):
         return _UnreadVariable(self, op)
 
     def assign(self, value, use_locking: bool | None = None, name: str | None = None, read_value: bool = True):
-        """An ``AssignVariableOp`` (validate_shape); returns the variable read after it, or the op.
+        """An ``AssignVariableOp`` (validate_shape if the shape is fully known); returns the read after it, or the op.
 
         Raises:
             ValueError: if the value's static shape is not the variable's.
@@ -254,7 +254,8 @@ class ResourceVariable(variables.Variable):
             variable_name = "<unknown>" if self._name is None else self._name[:-2]
             raise ValueError(f"Cannot assign value to variable ' {variable_name} ': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {value_tensor.shape} are incompatible.")
-        op = gen.assign_variable_op(self._handle, value_tensor, validate_shape=True, name=name)
+        op = gen.assign_variable_op(self._handle, value_tensor, validate_shape=self._shape.is_fully_defined(),
+                                    name=name)
         return self._lazy_read(op) if read_value else op
 
     def assign_add(self, delta, use_locking: bool | None = None, name: str | None = None, read_value: bool = True):

@@ -108,7 +108,6 @@ class VariablesTestCase(TestCase):
             self.assertAllClose(4.0, self.evaluate(four))
             self.assertAllClose(4.0, self.evaluate(var))
 
-    @skip_ours("resource variables")
     def testResourceAssignments(self):
         with self.session():
             var = tf.Variable(0.0, use_resource=True)  # TF: resource_variable_ops.ResourceVariable
@@ -127,7 +126,6 @@ class VariablesTestCase(TestCase):
     testAssignDifferentShapesEagerNotAllowed = excluded("eager: runs under context.eager_mode()",
                                                         "assigning another shape raises ValueError eagerly")
 
-    @skip_ours("resource variables")
     def testAssignDifferentShapesAllowed(self):
         # TF's variables.Variable is the V2 (resource) class; a ref variable refuses the new shape.
         var = tf.Variable(np.zeros(shape=[1, 1]), shape=tf.TensorShape(None), use_resource=True)
