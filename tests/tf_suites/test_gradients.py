@@ -14,7 +14,9 @@ import numpy as np
 from tests.tf_suites.harness import TestCase, excluded, private, run_in_graph_and_eager_modes, run_v1_only, \
     skip_both, skip_ours, tf
 
-RESOURCE = "resource variables: ResourceVariable / use_resource=True"
+COND_RESOURCE = "not yet emulated: tf.cond whose branches return resource handles (Merge of resource tensors)"
+RECOMPUTE = "not yet emulated: tf.recompute_grad"
+PASS_THROUGH = "not yet emulated: tf.grad_pass_through"
 DEFUN = "TF-private API (framework.function.Defun)"
 EAGER_DEFUN = "TF-private API (eager function.defun, gone from TensorFlow 2.21)"
 DENSE = "TF-private API (layers.core.dense, unavailable under the installed Keras 3)"
@@ -613,7 +615,7 @@ class OnlyRealGradientsTest(TestCase):
 
 class ResourceCondTest(TestCase):
 
-    @skip_ours(RESOURCE)
+    @skip_ours(COND_RESOURCE)
     @run_v1_only("b/120545219")
     def testBasic(self):
         gamma = tf.Variable(np.random.random((3,)), dtype="float32", name="gamma", use_resource=True)
@@ -726,7 +728,7 @@ class CustomGradientTest(TestCase):
         DENSE, "custom_gradient rejects reference variables made inside it")
     testWithNumpyInputs = excluded("eager: runs under context.eager_mode()", "numpy inputs to a custom_gradient")
 
-    @skip_ours(RESOURCE)
+    @skip_ours(COND_RESOURCE)
     @run_v1_only("b/120545219")
     def testRVGradientsDynamicCond(self):
         with self.cached_session():
@@ -783,7 +785,7 @@ class VariablesGradientTest(TestCase):
     testCustomGradientRecomputeGradHigherOrder = excluded(
         "eager: run_v2_only", "third-order gradients of a recompute_grad function against numeric Jacobians")
 
-    @skip_ours(RESOURCE)
+    @skip_ours(RECOMPUTE)
     @run_in_graph_and_eager_modes
     def testFnRecompute(self):
 
@@ -803,7 +805,7 @@ class VariablesGradientTest(TestCase):
             self._check_recompute(test_input, TestFnSeq, test_input)
             self._check_recompute(test_input, TestFnSeq, test_var)
 
-    @skip_ours(RESOURCE)
+    @skip_ours(RECOMPUTE)
     def testFnRecomputeWithScopeGradientTape(self):
 
         def TestFn(input_t):
@@ -824,7 +826,7 @@ class VariablesGradientTest(TestCase):
             self.assertAllClose(g, g_re)
             self.assertAllClose(g, g_re)
 
-    @skip_ours(RESOURCE)
+    @skip_ours(RECOMPUTE)
     def testFnRecomputeWithScopeGradients(self):
 
         def TestFn(input_t):
@@ -863,7 +865,7 @@ class VariablesGradientTest(TestCase):
 
 class GradPassThroughTest(TestCase):
 
-    @skip_ours(RESOURCE)
+    @skip_ours(PASS_THROUGH)
     @run_v1_only("b/120545219")
     def test_gradients_v1(self):
         x = tf.get_variable(name="x", shape=(), initializer=tf.constant_initializer(1.0), use_resource=True)
