@@ -14,7 +14,6 @@ from graph.tracking import list_objects, set_update_uid, update_uid
 from graph.variables.variables import Variable
 from saver.checkpoint.restore import session_or_default
 from saver.saver import Saver
-from saver.storage.object_graph_keys import VARIABLE_VALUE_KEY
 
 __all__ = ["NameBasedSaverStatus"]
 

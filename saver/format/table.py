@@ -24,7 +24,7 @@ import struct
 from typing import BinaryIO
 from collections.abc import Iterator
 
-from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
+from graph.errors import DataLossError, InvalidArgumentError, UnimplementedError
 from graph.base import crc
 from graph.platform.file_io import open_regular, read_open
 from graph.proto.wire import decode_varint32, decode_varint64, encode_varint
