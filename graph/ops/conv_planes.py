@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from graph.ops import intra_op
 from graph.ops.conv_util import Window
 
 __all__ = ["correlate", "filter_grad", "input_grad"]
@@ -43,30 +44,35 @@ def _planes(image: np.ndarray, rows: Window, cols: Window, taps, strides, dilati
     return planes
 
 
-def _chunks(n: int, per_image_bytes: int):
-    """(start, stop) over the batch, chunks of about `_COLUMN_BYTES`."""
+def _chunks(n: int, per_image_bytes: int) -> list[tuple[int, int]]:
+    """(start, stop) over the batch, chunks of about `_COLUMN_BYTES` (the same whatever the cores: the filter
+    gradient sums one product per chunk, in chunk order)."""
     step = max(1, min(n, _COLUMN_BYTES // max(1, per_image_bytes)))
-    for start in range(0, n, step):
-        yield start, min(start + step, n)
+    return [(start, min(start + step, n)) for start in range(0, n, step)]
 
 
-def _columns(planes: np.ndarray, rows: Window, cols: Window, taps, strides, dilations):
-    """Yields ``(start, stop, columns)``: the transposed im2col ``[taps * C, images * out_rows * out_cols]`` of
-    each chunk of images, in one reused buffer."""
-    depth, n = planes.shape[:2]
+def _shares(chunks: list, multiply_adds: int) -> list[list]:
+    """``chunks`` dealt into runs of consecutive chunks, one per pool thread when the work is worth it."""
+    pieces = min(intra_op.workers(), len(chunks)) if intra_op.worth_splitting(multiply_adds) else 1
+    bounds = [len(chunks) * k // pieces for k in range(pieces + 1)]
+    return [chunks[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
+
+
+def _columns(planes: np.ndarray, chunks: list, rows: Window, cols: Window, taps, strides, dilations, use) -> None:
+    """Calls ``use(start, stop, columns)`` with the transposed im2col ``[taps * C, images * out_rows * out_cols]``
+    of each chunk of images in ``chunks``, built in one buffer."""
+    depth = planes.shape[0]
     height = taps[0] * taps[1] * depth
     per_image = height * rows.out * cols.out
-    buffer = None
-    for start, stop in _chunks(n, per_image * planes.itemsize):
-        if buffer is None:  # the first chunk is the largest
-            buffer = np.empty(per_image * (stop - start), planes.dtype)
+    buffer = np.empty(per_image * max(stop - start for start, stop in chunks), planes.dtype)
+    for start, stop in chunks:
         part = buffer[:per_image * (stop - start)].reshape(taps[0], taps[1], depth, stop - start, rows.out,
                                                            cols.out)
         for i in range(taps[0]):
             for j in range(taps[1]):
                 part[i, j] = planes[:, start:stop, _tap_slice(i, rows, strides[0], dilations[0]),
                                     _tap_slice(j, cols, strides[1], dilations[1])]
-        yield start, stop, part.reshape(height, (stop - start) * rows.out * cols.out)
+        use(start, stop, part.reshape(height, (stop - start) * rows.out * cols.out))
 
 
 def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window, strides, dilations) -> np.ndarray:
@@ -76,8 +82,13 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
     positions = rows.out * cols.out
     out = np.empty((image.shape[0] * positions, out_depth), np.result_type(image.dtype, filters.dtype))
     planes = _planes(image, rows, cols, taps, strides, dilations)
-    for start, stop, columns in _columns(planes, rows, cols, taps, strides, dilations):
+    chunks = _chunks(image.shape[0], matrix.shape[0] * positions * planes.itemsize)
+
+    def product(start, stop, columns):
         np.matmul(columns.T, matrix, out=out[start * positions:stop * positions])
+
+    intra_op.run_parts([lambda share=share: _columns(planes, share, rows, cols, taps, strides, dilations, product)
+                        for share in _shares(chunks, out.size * matrix.shape[0])])
     return out.reshape(image.shape[0], rows.out, cols.out, out_depth)
 
 
@@ -89,15 +100,24 @@ def filter_grad(image: np.ndarray, grads: np.ndarray, rows: Window, cols: Window
     flat = grads.reshape(grads.shape[0] * positions, out_depth)
     total = np.zeros((taps[0] * taps[1] * depth, out_depth), np.result_type(image.dtype, grads.dtype))
     planes = _planes(image, rows, cols, taps, strides, dilations)
-    for start, stop, columns in _columns(planes, rows, cols, taps, strides, dilations):
-        total += columns @ flat[start * positions:stop * positions]
+    chunks = _chunks(image.shape[0], total.shape[0] * positions * planes.itemsize)
+    products: dict = {}
+
+    def product(start, stop, columns):
+        products[start] = columns @ flat[start * positions:stop * positions]
+
+    intra_op.run_parts([lambda share=share: _columns(planes, share, rows, cols, taps, strides, dilations, product)
+                        for share in _shares(chunks, flat.size * total.shape[0])])
+    for start, _ in chunks:  # summed in chunk order, as one thread would
+        total += products[start]
     return total.reshape(taps[0], taps[1], depth, out_depth)
 
 
 def input_grad(grads: np.ndarray, filters: np.ndarray, shape, rows: Window, cols: Window, strides,
                dilations) -> np.ndarray:
     """Conv2DBackpropInput's product, NHWC of ``shape``, for an input of few channels: per chunk of images the
-    transposed columns ``filters @ grads.T``, each tap's row added onto the planes where that tap reads."""
+    transposed columns ``filters @ grads.T``, each tap's row added onto the planes where that tap reads (chunks
+    write disjoint images, so they run on the pool's threads)."""
     n, height, width, depth = shape
     taps, out_depth = filters.shape[:2], filters.shape[3]
     positions = rows.out * cols.out
@@ -106,13 +126,17 @@ def input_grad(grads: np.ndarray, filters: np.ndarray, shape, rows: Window, cols
     dtype = np.result_type(grads.dtype, filters.dtype)
     planes = np.zeros((depth, n, _padded_extent(height, rows, taps[0], strides[0], dilations[0]),
                        _padded_extent(width, cols, taps[1], strides[1], dilations[1])), dtype)
-    per_image = taps[0] * taps[1] * depth * positions * planes.itemsize
-    for start, stop in _chunks(n, per_image):
-        columns = (matrix @ flat[start * positions:stop * positions].T).reshape(
-            taps[0], taps[1], depth, stop - start, rows.out, cols.out)
-        for i in range(taps[0]):
-            for j in range(taps[1]):
-                planes[:, start:stop, _tap_slice(i, rows, strides[0], dilations[0]),
-                       _tap_slice(j, cols, strides[1], dilations[1])] += columns[i, j]
+    chunks = _chunks(n, taps[0] * taps[1] * depth * positions * planes.itemsize)
+
+    def scatter(share):
+        for start, stop in share:
+            columns = (matrix @ flat[start * positions:stop * positions].T).reshape(
+                taps[0], taps[1], depth, stop - start, rows.out, cols.out)
+            for i in range(taps[0]):
+                for j in range(taps[1]):
+                    planes[:, start:stop, _tap_slice(i, rows, strides[0], dilations[0]),
+                           _tap_slice(j, cols, strides[1], dilations[1])] += columns[i, j]
+
+    intra_op.run_parts([lambda share=share: scatter(share) for share in _shares(chunks, flat.size * matrix.shape[0])])
     image = planes[:, :, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width]
     return np.ascontiguousarray(image.transpose(1, 2, 3, 0))

@@ -18,6 +18,7 @@ import numpy as np
 
 from graph import errors
 from graph.base.shapes import Dimension, TensorShape
+from graph.ops import intra_op
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "check_explicit_paddings", "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc",
@@ -196,39 +197,81 @@ def windows(padded: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int
         (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc), writeable=False)
 
 
-def _image_chunks(view: np.ndarray, columns: int):
-    """(start, stop, buffer) over the batch of a windows ``view``, each chunk's columns copied into ``buffer``."""
+def _image_chunks(view: np.ndarray, pieces: int = 1) -> list[tuple[int, int]]:
+    """(start, stop) over the batch of a windows ``view``: chunks of about `_COLUMN_BYTES` of columns, and at
+    least ``pieces`` of them when the batch has that many images."""
     n = view.shape[0]
     per_image = max(1, int(np.prod(view.shape[1:])) * view.itemsize)  # view[0] does not exist for an empty batch
-    chunk = max(1, min(n, _COLUMN_BYTES // per_image))
-    buffer = np.empty((chunk,) + view.shape[1:], view.dtype)
-    for start in range(0, n, chunk):
-        stop = min(start + chunk, n)
+    chunk = max(1, min(n, _COLUMN_BYTES // per_image, -(-n // pieces)))
+    return [(start, min(start + chunk, n)) for start in range(0, n, chunk)]
+
+
+def _copy_columns(view: np.ndarray, chunks: list[tuple[int, int]], columns: int, use) -> None:
+    """Copies the columns of each chunk of ``view`` into one buffer, in turn, and calls ``use(start, stop,
+    columns matrix)`` on each."""
+    if not chunks:
+        return
+    largest = max(stop - start for start, stop in chunks)
+    buffer = np.empty((largest,) + view.shape[1:], view.dtype)
+    for start, stop in chunks:
         part = buffer[:stop - start]
         np.copyto(part, view[start:stop])
-        yield start, stop, part.reshape(-1, columns)
+        use(start, stop, part.reshape(-1, columns))
+
+
+def _shares(chunks: list, pieces: int) -> list[list]:
+    """``chunks`` dealt into ``pieces`` runs of consecutive chunks, one per pool thread."""
+    bounds = [len(chunks) * k // pieces for k in range(pieces + 1)]
+    return [chunks[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
 
 
 def windows_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """im2col times ``matrix``: ``[N * out_rows * out_cols, matrix columns]`` from a `windows` view."""
+    """im2col times ``matrix``: ``[N * out_rows * out_cols, matrix columns]`` from a `windows` view.
+
+    A large product runs its chunks of images on the intra-op pool, each thread with its own buffer
+    (every output row is one BLAS dot product whatever the chunks, so the result does not change)."""
     n, out_rows, out_cols = view.shape[:3]
     per_image = out_rows * out_cols
     out = np.empty((n * per_image, matrix.shape[1]), np.result_type(view.dtype, matrix.dtype))
-    for start, stop, columns in _image_chunks(view, matrix.shape[0]):
-        np.matmul(columns, matrix, out=out[start * per_image:stop * per_image])
+    pieces = intra_op.workers() if intra_op.worth_splitting(out.shape[0] * matrix.size) else 1
+    chunks = _image_chunks(view, pieces)
+
+    def product(start, stop, columns):
+        multiply = np.matmul if len(chunks) > 1 else intra_op.matmul  # one chunk (one image): split its rows
+        multiply(columns, matrix, out=out[start * per_image:stop * per_image])
+
+    intra_op.run_parts([lambda share=share: _copy_columns(view, share, matrix.shape[0], product)
+                        for share in _shares(chunks, min(pieces, len(chunks)))])
     return out
 
 
 def windows_transposed_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """im2col transposed times ``matrix`` (``[N * out_rows * out_cols, k]``): ``[taps * depth, k]``."""
+    """im2col transposed times ``matrix`` (``[N * out_rows * out_cols, k]``): ``[taps * depth, k]``.
+
+    The chunks of images are the serial ones whatever the pool (their products are summed in chunk
+    order, so the result does not depend on the cores); several chunks run on the pool's threads, a
+    single one splits its product (graph.ops.intra_op.matmul)."""
     n, out_rows, out_cols = view.shape[:3]
     per_image = out_rows * out_cols
     depth = view.shape[3] * view.shape[4] * view.shape[5]
-    total = None
-    for start, stop, columns in _image_chunks(view, depth):
-        product = columns.T @ matrix[start * per_image:stop * per_image]
-        total = product if total is None else np.add(total, product, out=total)
-    return total if total is not None else np.zeros((depth, matrix.shape[1]), np.result_type(view, matrix))
+    chunks = _image_chunks(view)
+    if not chunks:
+        return np.zeros((depth, matrix.shape[1]), np.result_type(view, matrix))
+    products: list = [None] * len(chunks)
+    index = {start: k for k, (start, _) in enumerate(chunks)}
+    split = len(chunks) > 1 and intra_op.worth_splitting(n * per_image * depth * matrix.shape[1])
+
+    def product(start, stop, columns):
+        block = matrix[start * per_image:stop * per_image]
+        products[index[start]] = columns.T @ block if split else intra_op.matmul(columns.T, block)
+
+    pieces = min(intra_op.workers(), len(chunks)) if split else 1
+    intra_op.run_parts([lambda share=share: _copy_columns(view, share, depth, product)
+                        for share in _shares(chunks, pieces)])
+    total = products[0]
+    for other in products[1:]:
+        np.add(total, other, out=total)
+    return total
 
 
 def add_windows(patches: np.ndarray, height: int, width: int, rows: Window, cols: Window, strides: tuple[int, int],

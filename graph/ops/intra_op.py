@@ -8,12 +8,17 @@ calling thread and the pool's threads claim pieces until none is left, so a mach
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import glob
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["workers", "run_parts"]
+import numpy as np
+
+__all__ = ["workers", "run_parts", "blas_pinned", "blas_threads", "worth_splitting", "matmul"]
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -101,3 +106,98 @@ def run_parts(parts: list[Callable[[], None]]) -> None:
     batch.done.wait()
     if batch.errors:
         raise batch.errors[min(batch.errors)]
+
+
+# ----------------------------------------------------------------- BLAS threads
+# numpy's OpenBLAS keeps its own threads, which busy-wait after every product (OPENBLAS_THREAD_TIMEOUT):
+# during a Session.run they would take the core the pool's threads need.  While a run executes, BLAS is
+# pinned to one thread and the big products are split over the pool instead (`matmul`).
+def _find_blas() -> tuple[Callable[[], int], Callable[[int], None]] | None:
+    """(get, set) of the thread count of the OpenBLAS numpy bundles, or None (another BLAS, not found)."""
+    package = os.path.dirname(np.__file__)
+    paths = sorted(glob.glob(os.path.join(os.path.dirname(package), "numpy.libs", "*openblas*"))
+                   + glob.glob(os.path.join(package, ".dylibs", "*openblas*")))
+    for path in paths:
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:  # not loadable here (another platform's file): no control, as for another BLAS
+            continue
+        for prefix in ("scipy_openblas", "openblas"):
+            for suffix in ("64_", "_64_", ""):
+                getter = getattr(library, f"{prefix}_get_num_threads{suffix}", None)
+                setter = getattr(library, f"{prefix}_set_num_threads{suffix}", None)
+                if getter is not None and setter is not None:
+                    getter.restype, getter.argtypes = ctypes.c_int, []
+                    setter.restype, setter.argtypes = None, [ctypes.c_int]
+                    return getter, setter
+    return None
+
+
+_BLAS = _find_blas()
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_saved = 0
+
+
+@contextlib.contextmanager
+def blas_pinned() -> Iterator[None]:
+    """Within: numpy's OpenBLAS runs each product on the calling thread only; the count the process had
+    is restored when the last of concurrent users leaves (nothing happens for a BLAS we cannot control)."""
+    global _blas_users, _blas_saved
+    if _BLAS is None or _CORES == 1:
+        yield
+        return
+    with _blas_lock:
+        if not _blas_users:
+            _blas_saved = _BLAS[0]()
+            if _blas_saved != 1:
+                _BLAS[1](1)
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if not _blas_users and _blas_saved != 1:
+                _BLAS[1](_blas_saved)
+
+
+def blas_threads() -> int | None:
+    """The thread count numpy's OpenBLAS uses now (None when it is not a BLAS this module controls)."""
+    return None if _BLAS is None else _BLAS[0]()
+
+
+# Products of at least this many multiply-adds are split over the pool (smaller ones cost less than a hand-off).
+_SPLIT_FLOPS = 1 << 21
+# Each piece keeps at least this many rows (columns): BLAS takes another path (gemv) for a single one.
+_MIN_SPAN = 8
+
+
+def worth_splitting(multiply_adds: int) -> bool:
+    """Whether a product of ``multiply_adds`` is worth splitting over the pool (there are cores to share)."""
+    return _CORES > 1 and multiply_adds >= _SPLIT_FLOPS
+
+
+def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``np.matmul(a, b)`` of two 2-D arrays, its rows (or columns, when those are more) split over the pool.
+
+    Each element is one BLAS dot product over the whole inner dimension, as in one call, so the result
+    is bit for bit numpy's.
+    """
+    if a.ndim != 2 or b.ndim != 2 or a.dtype.kind not in "fc" or a.dtype != b.dtype:
+        return np.matmul(a, b, out=out)
+    rows, inner = a.shape
+    cols = b.shape[1]
+    pieces = min(workers(), max(rows, cols) // _MIN_SPAN)
+    if pieces <= 1 or not worth_splitting(rows * inner * cols):
+        return np.matmul(a, b, out=out)
+    if out is None:
+        out = np.empty((rows, cols), a.dtype)
+    if rows >= cols:
+        bounds = [rows * k // pieces for k in range(pieces + 1)]
+        parts = [lambda s=slice(lo, hi): np.matmul(a[s], b, out=out[s]) for lo, hi in zip(bounds, bounds[1:])]
+    else:
+        bounds = [cols * k // pieces for k in range(pieces + 1)]
+        parts = [lambda s=slice(lo, hi): np.matmul(a, b[:, s], out=out[:, s]) for lo, hi in zip(bounds, bounds[1:])]
+    run_parts(parts)
+    return out

@@ -16,6 +16,7 @@ from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import array_ops
+from graph.ops import intra_op
 from graph.ops.array_concat_ops import concat
 from graph.ops.array_ops import broadcast_static_shape
 from graph.ops.constant_ops import constant_value
@@ -71,7 +72,7 @@ def _compute_matmul(ctx, op, inputs):
     if a.shape[-1] != b.shape[-2]:
         raise errors.InvalidArgumentError(
             None, op, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
-    return np.matmul(a, b).astype(op._outputs[0]._dtype.numpy_dtype, copy=False)
+    return intra_op.matmul(a, b).astype(op._outputs[0]._dtype.numpy_dtype, copy=False)
 
 
 def _infer_batch_matmul(op):

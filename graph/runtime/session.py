@@ -30,6 +30,7 @@ from graph.base.paused_gc import PausedGC
 from graph.core import default_session
 from graph.core import graph as graph_lib
 from graph.platform import tf_logging
+from graph.ops import intra_op
 from graph.ops.queue_state import QueueState, set_deadline
 from graph.ops.summary_writer_ops import SessionSummaryWriters
 from graph.runtime.config import CPU_MEMORY_LIMIT, ConfigProto, DeviceAttributes
@@ -219,7 +220,7 @@ class BaseSession(PartialRunMethods):
         if timeout > 0:
             set_deadline(timeout)
         try:
-            with PausedGC():
+            with PausedGC(), intra_op.blas_pinned():  # the pool's threads, not BLAS's spinning ones, share the cores
                 return self._run(fetches, feed_dict, report)
         finally:
             if timeout > 0:
