@@ -113,7 +113,16 @@ def _compute_max_pool(ctx, op, inputs):
     data_format = data_format_of(op)
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
-    return conv_util.from_nhwc(pooling_max.window_max(image, rows, cols, ksize, strides), data_format)
+    shares = _batch_shares(image)
+    if len(shares) == 1:
+        return conv_util.from_nhwc(pooling_max.window_max(image, rows, cols, ksize, strides), data_format)
+    pooled = [None] * len(shares)
+
+    def share(index: int) -> None:  # images are independent: the intra-op pool takes a share each
+        pooled[index] = pooling_max.window_max(image[shares[index]], rows, cols, ksize, strides)
+
+    intra_op.run_parts([lambda index=index: share(index) for index in range(len(shares))])
+    return conv_util.from_nhwc(np.concatenate(pooled), data_format)
 
 
 def data_format_of(op) -> bytes:
