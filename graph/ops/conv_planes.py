@@ -44,16 +44,22 @@ def _planes(image: np.ndarray, rows: Window, cols: Window, taps, strides, dilati
     return planes
 
 
-def _chunks(n: int, per_image_bytes: int) -> list[tuple[int, int]]:
-    """(start, stop) over the batch, chunks of about `_COLUMN_BYTES` (the same whatever the cores: the filter
-    gradient sums one product per chunk, in chunk order)."""
-    step = max(1, min(n, _COLUMN_BYTES // max(1, per_image_bytes)))
+def _pieces(multiply_adds: int) -> int:
+    """How many threads of the intra-op pool a product of ``multiply_adds`` is worth."""
+    return intra_op.workers() if intra_op.worth_splitting(multiply_adds) else 1
+
+
+def _chunks(n: int, per_image_bytes: int, pieces: int = 1) -> list[tuple[int, int]]:
+    """(start, stop) over the batch: chunks of about `_COLUMN_BYTES`, and at least ``pieces`` of them when the
+    batch has that many images (the filter gradient, which sums one product per chunk, asks for one: its
+    chunks, hence its result, do not depend on the cores)."""
+    step = max(1, min(n, _COLUMN_BYTES // max(1, per_image_bytes), -(-n // pieces)))
     return [(start, min(start + step, n)) for start in range(0, n, step)]
 
 
-def _shares(chunks: list, multiply_adds: int) -> list[list]:
-    """``chunks`` dealt into runs of consecutive chunks, one per pool thread when the work is worth it."""
-    pieces = min(intra_op.workers(), len(chunks)) if intra_op.worth_splitting(multiply_adds) else 1
+def _shares(chunks: list, pieces: int) -> list[list]:
+    """``chunks`` dealt into at most ``pieces`` runs of consecutive chunks, one per pool thread."""
+    pieces = min(pieces, len(chunks))
     bounds = [len(chunks) * k // pieces for k in range(pieces + 1)]
     return [chunks[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
 
@@ -82,13 +88,14 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
     positions = rows.out * cols.out
     out = np.empty((image.shape[0] * positions, out_depth), np.result_type(image.dtype, filters.dtype))
     planes = _planes(image, rows, cols, taps, strides, dilations)
-    chunks = _chunks(image.shape[0], matrix.shape[0] * positions * planes.itemsize)
+    pieces = _pieces(out.size * matrix.shape[0])
+    chunks = _chunks(image.shape[0], matrix.shape[0] * positions * planes.itemsize, pieces)
 
     def product(start, stop, columns):
         np.matmul(columns.T, matrix, out=out[start * positions:stop * positions])
 
     intra_op.run_parts([lambda share=share: _columns(planes, share, rows, cols, taps, strides, dilations, product)
-                        for share in _shares(chunks, out.size * matrix.shape[0])])
+                        for share in _shares(chunks, pieces)])
     return out.reshape(image.shape[0], rows.out, cols.out, out_depth)
 
 
@@ -102,12 +109,15 @@ def filter_grad(image: np.ndarray, grads: np.ndarray, rows: Window, cols: Window
     planes = _planes(image, rows, cols, taps, strides, dilations)
     chunks = _chunks(image.shape[0], total.shape[0] * positions * planes.itemsize)
     products: dict = {}
+    pieces = _pieces(flat.size * total.shape[0])
+    # Several chunks run on the pool's threads; a single one splits its product instead.
+    multiply = np.matmul if len(chunks) > 1 else intra_op.matmul
 
     def product(start, stop, columns):
-        products[start] = columns @ flat[start * positions:stop * positions]
+        products[start] = multiply(columns, flat[start * positions:stop * positions])
 
     intra_op.run_parts([lambda share=share: _columns(planes, share, rows, cols, taps, strides, dilations, product)
-                        for share in _shares(chunks, flat.size * total.shape[0])])
+                        for share in _shares(chunks, pieces)])
     for start, _ in chunks:  # summed in chunk order, as one thread would
         total += products[start]
     return total.reshape(taps[0], taps[1], depth, out_depth)
@@ -126,7 +136,8 @@ def input_grad(grads: np.ndarray, filters: np.ndarray, shape, rows: Window, cols
     dtype = np.result_type(grads.dtype, filters.dtype)
     planes = np.zeros((depth, n, _padded_extent(height, rows, taps[0], strides[0], dilations[0]),
                        _padded_extent(width, cols, taps[1], strides[1], dilations[1])), dtype)
-    chunks = _chunks(n, taps[0] * taps[1] * depth * positions * planes.itemsize)
+    pieces = _pieces(flat.size * matrix.shape[0])
+    chunks = _chunks(n, taps[0] * taps[1] * depth * positions * planes.itemsize, pieces)
 
     def scatter(share):
         for start, stop in share:
@@ -137,6 +148,6 @@ def input_grad(grads: np.ndarray, filters: np.ndarray, shape, rows: Window, cols
                     planes[:, start:stop, _tap_slice(i, rows, strides[0], dilations[0]),
                            _tap_slice(j, cols, strides[1], dilations[1])] += columns[i, j]
 
-    intra_op.run_parts([lambda share=share: scatter(share) for share in _shares(chunks, flat.size * matrix.shape[0])])
+    intra_op.run_parts([lambda share=share: scatter(share) for share in _shares(chunks, pieces)])
     image = planes[:, :, rows.pad_before:rows.pad_before + height, cols.pad_before:cols.pad_before + width]
     return np.ascontiguousarray(image.transpose(1, 2, 3, 0))

@@ -144,7 +144,7 @@ def blas_pinned() -> Iterator[None]:
     """Within: numpy's OpenBLAS runs each product on the calling thread only; the count the process had
     is restored when the last of concurrent users leaves (nothing happens for a BLAS we cannot control)."""
     global _blas_users, _blas_saved
-    if _BLAS is None or _CORES == 1:
+    if _BLAS is None:
         yield
         return
     with _blas_lock:
