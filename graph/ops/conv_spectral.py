@@ -20,6 +20,7 @@ import functools
 
 import numpy as np
 
+from graph.ops import intra_op
 from graph.ops.conv_util import Window
 
 __all__ = ["worthwhile", "correlate", "filter_grad"]
@@ -75,10 +76,11 @@ def _spectrum(image: np.ndarray, lengths: tuple[int, int], sign: int, complex_dt
     """``[Lh * (Lw // 2 + 1), N, C]``: the 2-D DFT of each ``[H, W]`` plane of the NHWC ``image``, half along W."""
     n, height, width, depth = image.shape
     half = lengths[1] // 2 + 1
-    along_cols = _dft(half, lengths[1], width, 0, sign, complex_dtype) @ \
-        image.transpose(2, 0, 1, 3).reshape(width, -1).astype(complex_dtype)  # [Fw, N*H*C]
+    along_cols = intra_op.matmul(_dft(half, lengths[1], width, 0, sign, complex_dtype),
+                                 image.transpose(2, 0, 1, 3).reshape(width, -1).astype(complex_dtype))  # [Fw, N*H*C]
     along_rows = np.ascontiguousarray(along_cols.reshape(half, n, height, depth).transpose(2, 0, 1, 3))
-    spectrum = _dft(lengths[0], lengths[0], height, 0, sign, complex_dtype) @ along_rows.reshape(height, -1)
+    spectrum = intra_op.matmul(_dft(lengths[0], lengths[0], height, 0, sign, complex_dtype),
+                               along_rows.reshape(height, -1))
     return spectrum.reshape(lengths[0] * half, n, depth)
 
 
@@ -102,11 +104,12 @@ def _real_inverse(spectrum: np.ndarray, lengths: tuple[int, int], sizes: tuple[i
     half = lengths[1] // 2 + 1
     rest = spectrum.shape[2:]
     complex_dtype = spectrum.dtype
-    rows_done = _inverse_matrix(sizes[0], lengths[0], offsets[0], complex_dtype, 1.0, False) @ \
-        spectrum.reshape(lengths[0], -1)  # [size0, Fw * rest]
+    rows_done = intra_op.matmul(_inverse_matrix(sizes[0], lengths[0], offsets[0], complex_dtype, 1.0, False),
+                                spectrum.reshape(lengths[0], -1))  # [size0, Fw * rest]
     by_cols = np.ascontiguousarray(rows_done.reshape((sizes[0], half) + rest).swapaxes(0, 1))
     cols = _inverse_matrix(sizes[1], lengths[1], offsets[1], complex_dtype, 1.0 / (lengths[0] * lengths[1]), True)
-    return (cols @ by_cols.reshape(half, -1)).real.astype(dtype, copy=False).reshape((sizes[1], sizes[0]) + rest)
+    signal = intra_op.matmul(cols, by_cols.reshape(half, -1)).real
+    return signal.astype(dtype, copy=False).reshape((sizes[1], sizes[0]) + rest)
 
 
 @functools.lru_cache(maxsize=64)
@@ -117,6 +120,19 @@ def _inverse_matrix(positions: int, length: int, offset: int, dtype, scale: floa
     return np.ascontiguousarray(_dft(frequencies, length, positions, offset, 1, dtype, scale, half).T)
 
 
+def _batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.matmul`` of two stacks of matrices, the stack split over the intra-op pool (one product per frequency)."""
+    count = a.shape[0]
+    out = np.empty((count, a.shape[1], b.shape[2]), a.dtype)
+    pieces = min(intra_op.workers(), count)
+    if pieces <= 1 or not intra_op.worth_splitting(a.size * b.shape[2]):
+        return np.matmul(a, b, out=out)
+    bounds = [count * k // pieces for k in range(pieces + 1)]
+    intra_op.run_parts([lambda s=slice(lo, hi): np.matmul(a[s], b[s], out=out[s])
+                        for lo, hi in zip(bounds, bounds[1:])])
+    return out
+
+
 def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window) -> np.ndarray:
     """``[N, rows.out, cols.out, K]``: the unit-stride correlation Conv2D computes, by DFT."""
     complex_dtype = _COMPLEX[image.dtype]
@@ -124,8 +140,8 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
     lengths = (_length(image.shape[1], rows.out, taps[0], rows.pad_before),
                _length(image.shape[2], cols.out, taps[1], cols.pad_before))
     offsets = (rows.pad_before, cols.pad_before)
-    products = np.matmul(_spectrum(image, lengths, -1, complex_dtype),
-                         _filter_spectrum(filters, lengths, offsets, complex_dtype))  # [Q, N, K]
+    products = _batched_matmul(_spectrum(image, lengths, -1, complex_dtype),
+                               _filter_spectrum(filters, lengths, offsets, complex_dtype))  # [Q, N, K]
     half = lengths[1] // 2 + 1
     out = _real_inverse(products.reshape((lengths[0], half) + products.shape[1:]), lengths, (rows.out, cols.out),
                         (0, 0), image.dtype)  # [Wo, Ho, N, K]
@@ -139,8 +155,8 @@ def filter_grad(image: np.ndarray, out_backprop: np.ndarray, rows: Window, cols:
     lengths = (_length(image.shape[1], rows.out, taps[0], rows.pad_before),
                _length(image.shape[2], cols.out, taps[1], cols.pad_before))
     # The gradient's spectrum with the conjugate kernel is the conjugate of its spectrum (a real signal).
-    products = np.matmul(_spectrum(image, lengths, -1, complex_dtype).transpose(0, 2, 1),
-                         _spectrum(out_backprop, lengths, 1, complex_dtype))  # [Q, C, K]
+    products = _batched_matmul(_spectrum(image, lengths, -1, complex_dtype).transpose(0, 2, 1),
+                               _spectrum(out_backprop, lengths, 1, complex_dtype))  # [Q, C, K]
     half = lengths[1] // 2 + 1
     grad = _real_inverse(products.reshape((lengths[0], half) + products.shape[1:]), lengths, tuple(taps),
                          (rows.pad_before, cols.pad_before), image.dtype)  # [S, R, C, K]
