@@ -4,7 +4,7 @@ Op types, attrs (``strides``, ``padding``, ``explicit_paddings``, ``data_format`
 ``use_cudnn_on_gpu``) and default names are TensorFlow's; ``conv1d`` is built as TF builds it
 (ExpandDims + Conv2D + Squeeze) and ``conv2d_transpose`` is a Conv2DBackpropInput.  Kernels are
 im2col onto BLAS.  Inputs of 16 or more channels: the windows of the NHWC input are strided views
-(graph.ops.conv_util.correlate), one per band of output positions whose windows read the same
+(graph.ops.conv_banded.correlate), one per band of output positions whose windows read the same
 taps of real input, so nothing is multiplied by padding; each is copied in cache-sized chunks
 into a ``[positions, taps * in_depth]`` matrix and multiplied by the filter.  The filter gradient
 multiplies the same columns by the gradient; the unit-stride input gradient is the correlation
@@ -23,6 +23,7 @@ from graph.base.shapes import TensorShape
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
 from graph.ops import array_ops
 from graph.ops import constant_ops as ops
+from graph.ops import conv_banded
 from graph.ops import conv_batch_dims
 from graph.ops import conv3d_ops
 from graph.ops import conv_planes
@@ -33,7 +34,7 @@ from graph.ops.conv_util import format_bytes, get_sequence, node
 __all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "conv2d_transpose", "conv1d", "convolution",
            "atrous_conv2d"]
 
-# Inputs of at least this many channels take the banded NHWC im2col (graph.ops.conv_util.correlate: its
+# Inputs of at least this many channels take the banded NHWC im2col (graph.ops.conv_banded.correlate: its
 # copies move runs of 64 bytes or more); fewer take the tap-major one of graph.ops.conv_planes.
 _WIDE_CHANNELS = 16
 _CONV_DEFAULTS = {"use_cudnn_on_gpu": True, "explicit_paddings": [], "data_format": b"NHWC",
@@ -129,7 +130,7 @@ def _compute_conv2d(ctx, op, inputs):
     group_out = out_depth // groups
     # A grouped convolution (input depth a multiple of the filter's) convolves each group of input channels
     # with its own slice of output channels, as TF's CPU kernel does.
-    correlate = conv_util.correlate if in_depth >= _WIDE_CHANNELS else conv_planes.correlate
+    correlate = conv_banded.correlate if in_depth >= _WIDE_CHANNELS else conv_planes.correlate
     parts = [correlate(image[..., g * in_depth:(g + 1) * in_depth] if groups > 1 else image,
                        filters[..., g * group_out:(g + 1) * group_out], rows, cols, strides, dilations)
              for g in range(groups)]
@@ -159,7 +160,7 @@ def _compute_backprop_input(ctx, op, inputs):
         taps = filters.shape[:2]
         flipped = np.ascontiguousarray(filters[::-1, ::-1].transpose(0, 1, 3, 2))
         spans = [(t - 1) * d for t, d in zip(taps, dilations)]
-        image = conv_util.correlate(
+        image = conv_banded.correlate(
             out_backprop, flipped, conv_util.Window(height, spans[0] - rows.pad_before, 0),
             conv_util.Window(width, spans[1] - cols.pad_before, 0), (1, 1), dilations)
         return conv_util.from_nhwc(image.astype(filters.dtype, copy=False), data_format)
@@ -178,7 +179,7 @@ def _compute_backprop_filter(ctx, op, inputs):
     sizes = conv_util.sizes_argument(op, inputs[1], "filter_sizes")
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     rows, cols, strides, dilations = _run_geometry(op, image.shape, sizes, out_backprop)
-    filter_grad = conv_util.correlate_filter_grad if image.shape[3] >= _WIDE_CHANNELS else conv_planes.filter_grad
+    filter_grad = conv_banded.correlate_filter_grad if image.shape[3] >= _WIDE_CHANNELS else conv_planes.filter_grad
     grad = filter_grad(image, out_backprop, rows, cols, sizes[:2], strides, dilations)
     return grad.reshape(sizes).astype(image.dtype, copy=False)
 

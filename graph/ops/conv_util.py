@@ -6,8 +6,8 @@ windows, ``SAME`` gives ``ceil(in / stride)`` outputs and pads ``max(0, (out - 1
 span - in)`` elements, the smaller half before; ``EXPLICIT`` takes the pads from the op's
 ``explicit_paddings``.  Kernels work in NHWC: `to_nhwc` / `from_nhwc` move NCHW data.  The
 windows of a padded image are a strided view (`windows`), never a Python loop over pixels;
-`add_windows` is its adjoint (col2im), a loop over the few filter taps only.  `correlate` and
-`correlate_filter_grad` run im2col per band of positions that read the same real taps (`tap_bands`).
+`add_windows` is its adjoint (col2im), a loop over the few filter taps only (graph.ops.conv_banded
+runs im2col onto BLAS over these views).
 """
 
 from __future__ import annotations
@@ -18,18 +18,12 @@ import numpy as np
 
 from graph import errors
 from graph.base.shapes import Dimension, TensorShape
-from graph.ops import intra_op
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "check_explicit_paddings", "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc",
            "from_nhwc", "pad_nhwc",
            "windows", "add_windows", "accumulate_taps", "check_rank4", "sizes_argument", "kernel_geometry",
-           "windows_times", "windows_transposed_times", "tap_bands", "correlate", "correlate_filter_grad",
            "get_sequence"]
-
-# im2col runs a few images at a time into one reused buffer of about this many bytes: the columns stay in
-# the CPU's cache between the copy and the product, and no image-sized temporary is allocated per call.
-_COLUMN_BYTES = 4 << 20
 
 
 def node(op) -> str:
@@ -197,83 +191,6 @@ def windows(padded: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int
         (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc), writeable=False)
 
 
-def _image_chunks(view: np.ndarray, pieces: int = 1) -> list[tuple[int, int]]:
-    """(start, stop) over the batch of a windows ``view``: chunks of about `_COLUMN_BYTES` of columns, and at
-    least ``pieces`` of them when the batch has that many images."""
-    n = view.shape[0]
-    per_image = max(1, int(np.prod(view.shape[1:])) * view.itemsize)  # view[0] does not exist for an empty batch
-    chunk = max(1, min(n, _COLUMN_BYTES // per_image, -(-n // pieces)))
-    return [(start, min(start + chunk, n)) for start in range(0, n, chunk)]
-
-
-def _copy_columns(view: np.ndarray, chunks: list[tuple[int, int]], columns: int, use) -> None:
-    """Copies the columns of each chunk of ``view`` into one buffer, in turn, and calls ``use(start, stop,
-    columns matrix)`` on each."""
-    if not chunks:
-        return
-    largest = max(stop - start for start, stop in chunks)
-    buffer = np.empty((largest,) + view.shape[1:], view.dtype)
-    for start, stop in chunks:
-        part = buffer[:stop - start]
-        np.copyto(part, view[start:stop])
-        use(start, stop, part.reshape(-1, columns))
-
-
-def _shares(chunks: list, pieces: int) -> list[list]:
-    """``chunks`` dealt into ``pieces`` runs of consecutive chunks, one per pool thread."""
-    bounds = [len(chunks) * k // pieces for k in range(pieces + 1)]
-    return [chunks[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
-
-
-def windows_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """im2col times ``matrix``: ``[N * out_rows * out_cols, matrix columns]`` from a `windows` view.
-
-    A large product runs its chunks of images on the intra-op pool, each thread with its own buffer
-    (every output row is one BLAS dot product whatever the chunks, so the result does not change)."""
-    n, out_rows, out_cols = view.shape[:3]
-    per_image = out_rows * out_cols
-    out = np.empty((n * per_image, matrix.shape[1]), np.result_type(view.dtype, matrix.dtype))
-    pieces = intra_op.workers() if intra_op.worth_splitting(out.shape[0] * matrix.size) else 1
-    chunks = _image_chunks(view, pieces)
-
-    def product(start, stop, columns):
-        multiply = np.matmul if len(chunks) > 1 else intra_op.matmul  # one chunk (one image): split its rows
-        multiply(columns, matrix, out=out[start * per_image:stop * per_image])
-
-    intra_op.run_parts([lambda share=share: _copy_columns(view, share, matrix.shape[0], product)
-                        for share in _shares(chunks, min(pieces, len(chunks)))])
-    return out
-
-
-def windows_transposed_times(view: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """im2col transposed times ``matrix`` (``[N * out_rows * out_cols, k]``): ``[taps * depth, k]``.
-
-    The chunks of images are the serial ones whatever the pool (their products are summed in chunk
-    order, so the result does not depend on the cores); several chunks run on the pool's threads, a
-    single one splits its product (graph.ops.intra_op.matmul)."""
-    n, out_rows, out_cols = view.shape[:3]
-    per_image = out_rows * out_cols
-    depth = view.shape[3] * view.shape[4] * view.shape[5]
-    chunks = _image_chunks(view)
-    if not chunks:
-        return np.zeros((depth, matrix.shape[1]), np.result_type(view, matrix))
-    products: list = [None] * len(chunks)
-    index = {start: k for k, (start, _) in enumerate(chunks)}
-    split = len(chunks) > 1 and intra_op.worth_splitting(n * per_image * depth * matrix.shape[1])
-
-    def product(start, stop, columns):
-        block = matrix[start * per_image:stop * per_image]
-        products[index[start]] = columns.T @ block if split else intra_op.matmul(columns.T, block)
-
-    pieces = min(intra_op.workers(), len(chunks)) if split else 1
-    intra_op.run_parts([lambda share=share: _copy_columns(view, share, depth, product)
-                        for share in _shares(chunks, pieces)])
-    total = products[0]
-    for other in products[1:]:
-        np.add(total, other, out=total)
-    return total
-
-
 def add_windows(patches: np.ndarray, height: int, width: int, rows: Window, cols: Window, strides: tuple[int, int],
                 dilations: tuple[int, int] = (1, 1)) -> np.ndarray:
     """The adjoint of `windows` (col2im): sums ``patches`` back onto the input, padding cropped; NHWC."""
@@ -331,80 +248,6 @@ def kernel_geometry(op, height: int, width: int, taps: tuple[int, int], strides:
                 window_geometry(width, taps[1], strides[1], dilations[1], padding, col_pads))
     except ValueError as error:
         raise errors.InvalidArgumentError(None, op, str(error)) from None
-
-
-def tap_bands(window: Window, size: int, taps: int, stride: int, dilation: int) -> list[tuple[int, int, int, int]]:
-    """``(out_start, out_stop, tap_start, tap_stop)`` runs of output positions whose windows read the input
-    (not padding) with the same taps: SAME 5x5 over 14 gives 5 bands, a VALID window one band of all taps."""
-    bands: list[tuple[int, int, int, int]] = []
-    for position in range(window.out):
-        first = position * stride - window.pad_before  # where tap 0 reads; padding before 0 and from ``size``
-        start = max(0, -(first // dilation))  # the first tap at or after input element 0
-        stop = max(start, min(taps, (size - 1 - first) // dilation + 1))
-        if bands and bands[-1][2:] == (start, stop):
-            bands[-1] = (bands[-1][0], position + 1, start, stop)
-        else:
-            bands.append((position, position + 1, start, stop))
-    return bands
-
-
-def _blocks(image: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int], strides: tuple[int, int],
-            dilations: tuple[int, int]):
-    """Yields ``(row_band, col_band, windows)`` per output block: the windows view over the real input the
-    block's taps read (None when they read only padding)."""
-    for row_band in tap_bands(rows, image.shape[1], taps[0], strides[0], dilations[0]):
-        r0, r1, i0, i1 = row_band
-        for col_band in tap_bands(cols, image.shape[2], taps[1], strides[1], dilations[1]):
-            c0, c1, j0, j1 = col_band
-            if i1 <= i0 or j1 <= j0:
-                yield row_band, col_band, None
-                continue
-            top = r0 * strides[0] - rows.pad_before + i0 * dilations[0]
-            left = c0 * strides[1] - cols.pad_before + j0 * dilations[1]
-            yield row_band, col_band, windows(image[:, top:, left:], Window(r1 - r0, 0, 0), Window(c1 - c0, 0, 0),
-                                              (i1 - i0, j1 - j0), strides, dilations)
-
-
-def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window, strides: tuple[int, int],
-              dilations: tuple[int, int] = (1, 1)) -> np.ndarray:
-    """Conv2D's product, NHWC: ``[N, out_rows, out_cols, out_depth]`` from ``filters`` ``[rows, cols, in, out]``.
-
-    im2col onto BLAS per block of output positions (`tap_bands`): a block near the border multiplies
-    only the taps that read real input, so no multiplication by padding is done (a sixth of the work
-    for SAME 5x5 over 14x14) and the input is never padded.  Meant for 16 or more channels: the
-    im2col copies then move runs of 64 bytes or more (graph.ops.conv_planes serves fewer).
-    """
-    out_depth = filters.shape[3]
-    shape = (image.shape[0], rows.out, cols.out, out_depth)
-    out = None
-    for (r0, r1, i0, i1), (c0, c1, j0, j1), view in _blocks(image, rows, cols, filters.shape[:2], strides,
-                                                            dilations):
-        if view is None:
-            product = np.zeros((), np.result_type(image.dtype, filters.dtype))
-        else:
-            product = windows_times(view, filters[i0:i1, j0:j1].reshape((i1 - i0) * (j1 - j0) * filters.shape[2],
-                                                                        out_depth))
-            if (r1 - r0, c1 - c0) == shape[1:3]:  # one block: its product is the output
-                return product.reshape(shape)
-            product = product.reshape(shape[0], r1 - r0, c1 - c0, out_depth)
-        if out is None:
-            out = np.empty(shape, product.dtype)
-        out[:, r0:r1, c0:c1] = product
-    return out if out is not None else np.zeros(shape, np.result_type(image.dtype, filters.dtype))
-
-
-def correlate_filter_grad(image: np.ndarray, grads: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int],
-                          strides: tuple[int, int], dilations: tuple[int, int] = (1, 1)) -> np.ndarray:
-    """Conv2DBackpropFilter's product: ``[taps_rows, taps_cols, in, out]`` from the NHWC image and the
-    ``[N, out_rows, out_cols, out]`` gradient, by the blocks of `correlate` (no products with padding)."""
-    depth, out_depth = image.shape[3], grads.shape[3]
-    total = np.zeros((taps[0], taps[1], depth, out_depth), np.result_type(image.dtype, grads.dtype))
-    for (r0, r1, i0, i1), (c0, c1, j0, j1), view in _blocks(image, rows, cols, taps, strides, dilations):
-        if view is not None:
-            block = np.ascontiguousarray(grads[:, r0:r1, c0:c1]).reshape(grads.shape[0] * (r1 - r0) * (c1 - c0),
-                                                                          out_depth)
-            total[i0:i1, j0:j1] += windows_transposed_times(view, block).reshape(i1 - i0, j1 - j0, depth, out_depth)
-    return total
 
 
 def get_sequence(value, n: int, channel_index: int, name: str) -> list[int]:

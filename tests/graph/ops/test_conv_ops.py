@@ -6,7 +6,7 @@ import pytest
 import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.core import graph as graph_lib
-from graph.ops import conv_ops, conv_planes, conv_util
+from graph.ops import conv_banded, conv_ops, conv_planes, conv_util
 from tests.graph.graph_oracle import assert_same_graph_v1
 
 RNG = np.random.RandomState(42)
@@ -255,7 +255,7 @@ BACKPROP_GEOMETRIES = [
 @pytest.mark.parametrize("geometry", range(len(BACKPROP_GEOMETRIES)))
 def test_backprop_kernels_match_tensorflow_across_geometries(tf1, monkeypatch, geometry, chunk_bytes,
                                                              wide_channels):
-    monkeypatch.setattr(conv_util, "_COLUMN_BYTES", chunk_bytes)
+    monkeypatch.setattr(conv_banded, "_COLUMN_BYTES", chunk_bytes)
     monkeypatch.setattr(conv_planes, "_COLUMN_BYTES", chunk_bytes)
     monkeypatch.setattr(conv_ops, "_WIDE_CHANNELS", wide_channels)
     image_shape, filter_shape, strides, padding, dilations = BACKPROP_GEOMETRIES[geometry]
