@@ -10,16 +10,18 @@ Distributions (tsl/lib/random/random_distributions{,_utils}.h, core/kernels/rand
   block ``g * 256`` on (kReservedSamplesPerOutput 256 * group size / 4 blocks), takes Box-Muller pairs and
   keeps values with ``|x| < 2`` in order until the group is full.
 
-Float32 transcendental functions: TF calls the C library's ``logf`` and ``sincosf``; `graph.ops.libm` follows
-glibc's algorithms bit for bit and `graph.ops.random_box_muller` runs them in place over chunks; once a
-process has drawn enough, float32 Box-Muller goes by table lookup instead (`graph.ops.box_muller_tables`,
-the same bits).  Float64 calls the C library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised
+Float32 transcendental functions: TF calls the C library's ``logf`` and ``sincosf``.  numexpr calls them too
+(`graph.ops.random_numexpr`, trusted after a self-check against the emulation); else `graph.ops.libm` follows
+glibc's algorithms bit for bit and `graph.ops.random_box_muller` runs them in place over chunks.  Float64 calls the C library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised
 ``log`` differs from libm's in the last bit on ~0.3% of inputs), one element at a time: about 0.5 us per double.
 
 A draw runs in chunks of blocks whose temporaries stay in the core's cache; chunks write disjoint slices of
 the output and the values do not depend on the chunking.  A large draw is split in two shards, the second
 filled by a worker thread (numpy and the C Philox release the GIL while they run), as TF shards a draw over
-its intra-op threads: each shard starts at its own block, so the values are the same.
+its intra-op threads: each shard starts at its own block, so the values are the same.  With numexpr, float32
+Box-Muller takes chunks of a million outputs: the two shards draw the words and convert them to (u1, angle),
+then numexpr, on its own two threads, computes the chunk's transcendental part in one call per expression
+(numexpr serializes concurrent calls, and its threads pay only on large arrays).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from graph.ops import box_muller_tables
 from graph.ops import random_box_muller as bm
+from graph.ops import random_numexpr
 from graph.ops.philox import RESERVED_BLOCKS_PER_OUTPUT, Philox, uint64_to_double
 
 __all__ = ["box_muller_float", "box_muller_double", "normal", "uniform", "uniform_int", "uniform_full_int",
@@ -45,6 +47,8 @@ _CHUNK_BLOCKS = 16384  # Box-Muller's float64 temporaries (two words per block):
 _CHUNK_BLOCKS_BITS = 16384  # conversions of bits only: 256 KiB of words
 _LATER_STEPS = 4  # truncated normal: from step 2 on, a short group's next blocks are taken together
 _SHARD_MIN_BLOCKS = 8192  # below this a second thread costs more than it gives
+_BIG_GROUPS = 1 << 18  # numexpr's chunk: a million float32 outputs; its u, angle and radius take 2 MiB each
+_PIECE_BLOCKS = 1 << 14  # words a shard draws and converts at once: 256 KiB, in the core's cache
 _SCRATCH = bm.Scratch()
 _POOL: list = []  # the shard worker, made on first use
 if hasattr(os, "register_at_fork"):  # a forked child has no worker thread: it makes its own
@@ -178,7 +182,7 @@ def box_muller_float(x0: np.ndarray, x1: np.ndarray) -> tuple[np.ndarray, np.nda
     """BoxMullerFloat: two float32 standard normals from two uint32 arrays (glibc's logf and sincosf)."""
     x0, x1 = np.ascontiguousarray(x0, np.uint32).reshape(-1), np.ascontiguousarray(x1, np.uint32).reshape(-1)
     sine, cosine = np.empty(x0.shape, np.float32), np.empty(x0.shape, np.float32)
-    _box_muller_into(_tables_for(x0.size), x0, x1, sine, cosine)
+    _box_muller_into(x0, x1, sine, cosine)
     return sine, cosine
 
 
@@ -201,18 +205,50 @@ _c_sin = _through_math(math.sin)
 _c_cos = _through_math(math.cos)
 
 
-def _tables_for(pairs: int) -> box_muller_tables.Tables | None:
-    """Box-Muller's lookup tables for a draw of ``pairs`` pairs, or None for the direct path (see
-    `graph.ops.box_muller_tables`); a build runs on both threads."""
-    return box_muller_tables.acquire(pairs, lambda count, run: _sharded(count, run, minimum=2))
-
-
-def _box_muller_into(tables, x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
-    """BoxMullerFloat(x0, x1) into ``sine_out`` and ``cosine_out``: by lookup when there are ``tables``."""
-    if tables is None:
+def _box_muller_into(x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
+    """BoxMullerFloat(x0, x1) (1-D word arrays) into ``sine_out`` and ``cosine_out`` (of any one shape, their
+    elements in C order): through numexpr when it passed its self-check, else by the emulation."""
+    if not random_numexpr.enabled():
         bm.box_muller_float_into(x0, x1, sine_out, cosine_out, _SCRATCH)
-    else:
-        box_muller_tables.lookup_into(tables, x0, x1, sine_out, cosine_out, _SCRATCH)
+        return
+    size = x0.shape[0]
+    u, angle, radius = (_SCRATCH.get(name, np.float32, size) for name in ("pair_u", "pair_angle", "pair_radius"))
+    _uniform_angle_into(x0, x1, u, angle)
+    random_numexpr.radius_into(u, radius)
+    shape = sine_out.shape
+    random_numexpr.products_into(angle.reshape(shape), radius.reshape(shape), sine_out, cosine_out)
+
+
+def _uniform_angle_into(x0: np.ndarray, x1: np.ndarray, u: np.ndarray, angle: np.ndarray) -> None:
+    """Box-Muller's inputs: u1 = Uint32ToFloat(x0) (floored by `random_numexpr.radius_into`) and the angle
+    float(2 pi Uint32ToFloat(x1)), into float32 ``u`` and ``angle``."""
+    bm.uniform_float_into(x0, u)
+    random_numexpr.angle_into(bm.uniform_float_into(x1, angle), angle)
+
+
+def _normal_float32(generator: Philox, size: int) -> np.ndarray:
+    """``size`` float32 standard normals through numexpr: per chunk, the shards draw the words (into the
+    output itself) and convert them; then numexpr writes the outputs over the words."""
+    groups = -(-size // 4)
+    result = np.empty(4 * groups, np.float32)
+    chunk = max(1, min(groups, _BIG_GROUPS))
+    u, angle, radius = (_SCRATCH.get(name, np.float32, 2 * chunk) for name in ("big_u", "big_angle", "big_radius"))
+    for start in range(0, groups, chunk):
+        stop = min(start + chunk, groups)
+        out = result[4 * start:4 * stop]
+        words = out.view(np.uint32)
+
+        def run(first: int, last: int, start: int = start, words: np.ndarray = words) -> None:
+            take = _words_from(generator, start + first, last - first > _PIECE_BLOCKS)
+            for low in range(first, last, _PIECE_BLOCKS):
+                high = min(low + _PIECE_BLOCKS, last)
+                piece = take(high - low, words[4 * low:4 * high])  # pairs (c0, c1), (c2, c3): even words x0
+                _uniform_angle_into(piece[0::2], piece[1::2], u[2 * low:2 * high], angle[2 * low:2 * high])
+        _sharded(stop - start, run)
+        pairs = 2 * (stop - start)
+        random_numexpr.radius_into(u[:pairs], radius[:pairs])
+        random_numexpr.products_into(angle[:pairs], radius[:pairs], out[0::2], out[1::2])
+    return result[:size]
 
 
 def normal(generator: Philox, size: int, dtype) -> np.ndarray:
@@ -221,21 +257,18 @@ def normal(generator: Philox, size: int, dtype) -> np.ndarray:
     if dtype == np.float64:
         return _fixed(generator, size, dtype, _columns(
             lambda w: box_muller_double(w[:, 0], w[:, 1], w[:, 2], w[:, 3])), _CHUNK_BLOCKS)
-
-    tables = _tables_for(2 * -(-size // 4))
+    if random_numexpr.enabled():
+        return _normal_float32(generator, size).astype(dtype, copy=False)
 
     def convert(words, out):  # pairs (c0, c1) and (c2, c3) give outputs (0, 1) and (2, 3) of the group
         flat = words.reshape(-1)
-        if tables is None:
-            bm.box_muller_float_into(flat[0::2], flat[1::2], out.reshape(-1)[0::2], out.reshape(-1)[1::2], _SCRATCH)
-        else:
-            box_muller_tables.pairs_into(tables, flat, out.reshape(-1), _SCRATCH)
+        bm.box_muller_float_into(flat[0::2], flat[1::2], out.reshape(-1)[0::2], out.reshape(-1)[1::2], _SCRATCH)
     return _fixed(generator, size, np.float32, convert, _CHUNK_BLOCKS).astype(dtype, copy=False)
 
 
-def _candidates(generator: Philox, offsets: np.ndarray, dtype, tables, out: np.ndarray | None = None) -> np.ndarray:
-    """[n, group] standard normals of blocks ``offsets`` (into ``out``): Box-Muller on (c0, c1) and (c2, c3)
-    (by lookup when there are ``tables``), or on all four words for doubles."""
+def _candidates(generator: Philox, offsets: np.ndarray, dtype, out: np.ndarray | None = None) -> np.ndarray:
+    """[n, group] standard normals of blocks ``offsets`` (into ``out``): Box-Muller on (c0, c1) and (c2, c3),
+    or on all four words for doubles."""
     even, odd = generator.word_pairs(offsets)  # (c0, c2) and (c1, c3), each [2, n]
     if dtype == np.float64:
         values = np.stack(box_muller_double(even[0], odd[0], even[1], odd[1]), axis=-1)
@@ -246,7 +279,7 @@ def _candidates(generator: Philox, offsets: np.ndarray, dtype, tables, out: np.n
     if out is None:
         out = np.empty((offsets.shape[0], 4), np.float32)
     # Pairs (c0, c1) into outputs 0 and 1 of each group, (c2, c3) into outputs 2 and 3.
-    _box_muller_into(tables, even.reshape(-1), odd.reshape(-1), out[:, 0::2].T, out[:, 1::2].T)
+    _box_muller_into(even.reshape(-1), odd.reshape(-1), out[:, 0::2].T, out[:, 1::2].T)
     return out
 
 
@@ -285,7 +318,6 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
     compute = np.float64 if dtype == np.float64 else np.float32
     result = np.empty((groups, group), compute)
     blocks_per_group = np.uint64(group * RESERVED_BLOCKS_PER_OUTPUT // 4)
-    tables = None if dtype == np.float64 else _tables_for(2 * groups)
 
     # Group g reads blocks g * blocks_per_group + step, step = 0, 1, ...: each block gives 4 (float) or 2
     # (double) candidates, taken in order while they are inside (-2, 2) and the group is not full.  Step 0
@@ -306,7 +338,10 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
 
     def first_step(start: int, stop: int) -> None:
         offsets = np.arange(start, stop, dtype=np.uint64) * blocks_per_group
-        chunk = _candidates(generator, offsets, compute, tables, result[start:stop])
+        keep_first(_candidates(generator, offsets, compute, result[start:stop]), start)
+
+    def keep_first(chunk: np.ndarray, start: int) -> None:
+        """Moves each row's accepted candidates to its first slots; notes the short rows."""
         rejected = _rejected(chunk)
         # A row of 4 (2) booleans viewed as one uint32 (uint16) is non-zero when any candidate was rejected.
         flags = rejected.view(np.uint32 if group == 4 else np.uint16).reshape(-1)
@@ -315,7 +350,10 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
             pattern = _rejection_pattern(flags[partial], group)
             chunk[partial] = np.take_along_axis(chunk[partial], _ACCEPTED_FIRST[group][pattern], axis=1)
             short.append((partial + start, _ACCEPTED_COUNT[group][pattern]))
-    _sharded(groups, _in_chunks(first_step, _CHUNK_BLOCKS))
+    if compute == np.float32 and random_numexpr.enabled():
+        _first_candidates_float32(generator, groups, blocks_per_group, result, keep_first)
+    else:
+        _sharded(groups, _in_chunks(first_step, _CHUNK_BLOCKS))
     step = 1
     while short:  # step 1, then the few groups still short take their next blocks several at a time
         pending = np.concatenate([p for p, _ in short])
@@ -326,13 +364,40 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
         for start in range(0, pending.size, _CHUNK_BLOCKS // count):
             rows = pending[start:start + _CHUNK_BLOCKS // count]
             offsets = (rows.astype(np.uint64)[:, None] * blocks_per_group + steps).reshape(-1)
-            candidates = _candidates(generator, offsets, compute, tables).reshape(rows.size, -1)  # in step order
+            candidates = _candidates(generator, offsets, compute).reshape(rows.size, -1)  # in step order
             left = place(rows, filled[start:start + _CHUNK_BLOCKS // count], candidates,
                          _rejected(candidates))
             if left[0].size:
                 short.append(left)
         step += count
     return result.reshape(-1)[:size].astype(dtype, copy=False)
+
+
+def _first_candidates_float32(generator: Philox, groups: int, blocks_per_group: np.uint64, result: np.ndarray,
+                              keep_first) -> None:
+    """Truncated normal's step 0 through numexpr: per chunk of a million candidates the shards compute the
+    Philox words of each group's first block and convert them; numexpr writes the candidates into ``result``
+    ([groups, 4]); then ``keep_first(chunk, start)``."""
+    chunk = max(1, min(groups, _BIG_GROUPS))
+    u, angle, radius = (_SCRATCH.get(name, np.float32, 2 * chunk).reshape(2, chunk)
+                        for name in ("big_u", "big_angle", "big_radius"))
+    for start in range(0, groups, chunk):
+        stop = min(start + chunk, groups)
+        count = stop - start
+
+        def run(first: int, last: int, start: int = start) -> None:
+            for low in range(first, last, _CHUNK_BLOCKS):
+                high = min(low + _CHUNK_BLOCKS, last)
+                offsets = np.arange(start + low, start + high, dtype=np.uint64) * blocks_per_group
+                even, odd = generator.word_pairs(offsets)  # (c0, c2) and (c1, c3): pairs (c0, c1), (c2, c3)
+                for row in range(2):
+                    _uniform_angle_into(even[row], odd[row], u[row, low:high], angle[row, low:high])
+        _sharded(count, run)
+        rows = result[start:stop]
+        random_numexpr.radius_into(u[:, :count], radius[:, :count])
+        # Pair (c0, c1) gives outputs 0 and 1 of its group, (c2, c3) outputs 2 and 3.
+        random_numexpr.products_into(angle[:, :count], radius[:, :count], rows[:, 0::2].T, rows[:, 1::2].T)
+        keep_first(rows, start)
 
 
 def fisher_yates(samples: np.ndarray, size: int) -> np.ndarray:
