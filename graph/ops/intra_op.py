@@ -4,6 +4,11 @@ numpy releases the GIL inside a ufunc's loop, so passes over disjoint pieces of 
 truly in parallel from Python threads.  A kernel hands `run_parts` one callable per piece; the
 calling thread and the pool's threads claim pieces until none is left, so a machine with one core
 (or a busy pool) degrades to the serial loop.  The pool starts on first use.
+
+numpy's OpenBLAS has threads of its own, which spin for a while after each product (its
+OPENBLAS_THREAD_TIMEOUT) on the core the pool's threads need: a Session.run pins it to one
+thread (`blas_pinned`), and large products are split over the pool instead (`matmul`), so the
+results are single-threaded BLAS's whatever the cores or the load.
 """
 
 from __future__ import annotations
