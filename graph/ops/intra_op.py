@@ -45,9 +45,10 @@ def workers() -> int:
 
 
 def _forget_pool() -> None:
-    """In a forked child: the parent's pool threads do not exist there, so start a new pool on next use."""
-    global _pool, _lock
-    _pool, _lock = None, threading.Lock()
+    """In a forked child: the parent's pool threads do not exist there, so start a new pool on next use (and
+    a new BLAS lock: a parent thread may have held it)."""
+    global _pool, _lock, _blas_lock
+    _pool, _lock, _blas_lock = None, threading.Lock(), threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
