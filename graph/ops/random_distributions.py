@@ -12,7 +12,9 @@ Distributions (tsl/lib/random/random_distributions{,_utils}.h, core/kernels/rand
 
 Float32 transcendental functions: TF calls the C library's ``logf`` and ``sincosf``.  numexpr calls them too
 (`graph.ops.random_numexpr`, trusted after a self-check against the emulation); else `graph.ops.libm` follows
-glibc's algorithms bit for bit and `graph.ops.random_box_muller` runs them in place over chunks.  Float64 calls the C library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised
+glibc's algorithms bit for bit and `graph.ops.random_box_muller` runs them in place over chunks.  Once a
+process has drawn enough, float32 Box-Muller goes by table lookup instead (`graph.ops.box_muller_tables`, the
+same bits: two gathers per pair beat the three C calls of numexpr's path).  Float64 calls the C library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised
 ``log`` differs from libm's in the last bit on ~0.3% of inputs), one element at a time: about 0.5 us per double.
 
 A draw runs in chunks of blocks whose temporaries stay in the core's cache; chunks write disjoint slices of
@@ -32,12 +34,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from graph.ops import box_muller_tables
 from graph.ops import random_box_muller as bm
 from graph.ops import random_numexpr
 from graph.ops.philox import RESERVED_BLOCKS_PER_OUTPUT, Philox, uint64_to_double
 
 __all__ = ["box_muller_float", "box_muller_double", "normal", "uniform", "uniform_int", "uniform_full_int",
-           "truncated_normal", "fisher_yates"]
+           "truncated_normal"]
 
 _TRUNCATE = 2.0  # TruncatedNormalDistribution::kTruncateValue
 _TRUNCATE_BITS = np.uint32(0x40000000)  # float32 2.0: |x| >= 2 exactly when the magnitude bits are >= these
@@ -182,7 +185,7 @@ def box_muller_float(x0: np.ndarray, x1: np.ndarray) -> tuple[np.ndarray, np.nda
     """BoxMullerFloat: two float32 standard normals from two uint32 arrays (glibc's logf and sincosf)."""
     x0, x1 = np.ascontiguousarray(x0, np.uint32).reshape(-1), np.ascontiguousarray(x1, np.uint32).reshape(-1)
     sine, cosine = np.empty(x0.shape, np.float32), np.empty(x0.shape, np.float32)
-    _box_muller_into(x0, x1, sine, cosine)
+    _box_muller_into(_tables_for(x0.size), x0, x1, sine, cosine)
     return sine, cosine
 
 
@@ -205,9 +208,19 @@ _c_sin = _through_math(math.sin)
 _c_cos = _through_math(math.cos)
 
 
-def _box_muller_into(x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
+def _tables_for(pairs: int) -> box_muller_tables.Tables | None:
+    """Box-Muller's lookup tables for a draw of ``pairs`` pairs, or None for the direct path (see
+    `graph.ops.box_muller_tables`); a build runs on both threads."""
+    return box_muller_tables.acquire(pairs, lambda count, run: _sharded(count, run, minimum=2))
+
+
+def _box_muller_into(tables, x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
     """BoxMullerFloat(x0, x1) (1-D word arrays) into ``sine_out`` and ``cosine_out`` (of any one shape, their
-    elements in C order): through numexpr when it passed its self-check, else by the emulation."""
+    elements in C order): by lookup when there are ``tables``, else through numexpr when it passed its
+    self-check, else by the emulation."""
+    if tables is not None:
+        box_muller_tables.lookup_into(tables, x0, x1, sine_out, cosine_out, _SCRATCH)
+        return
     if not random_numexpr.enabled():
         bm.box_muller_float_into(x0, x1, sine_out, cosine_out, _SCRATCH)
         return
@@ -257,18 +270,22 @@ def normal(generator: Philox, size: int, dtype) -> np.ndarray:
     if dtype == np.float64:
         return _fixed(generator, size, dtype, _columns(
             lambda w: box_muller_double(w[:, 0], w[:, 1], w[:, 2], w[:, 3])), _CHUNK_BLOCKS)
-    if random_numexpr.enabled():
+    tables = _tables_for(2 * -(-size // 4))
+    if tables is None and random_numexpr.enabled():
         return _normal_float32(generator, size).astype(dtype, copy=False)
 
     def convert(words, out):  # pairs (c0, c1) and (c2, c3) give outputs (0, 1) and (2, 3) of the group
         flat = words.reshape(-1)
-        bm.box_muller_float_into(flat[0::2], flat[1::2], out.reshape(-1)[0::2], out.reshape(-1)[1::2], _SCRATCH)
+        if tables is None:
+            bm.box_muller_float_into(flat[0::2], flat[1::2], out.reshape(-1)[0::2], out.reshape(-1)[1::2], _SCRATCH)
+        else:
+            box_muller_tables.pairs_into(tables, flat, out.reshape(-1), _SCRATCH)
     return _fixed(generator, size, np.float32, convert, _CHUNK_BLOCKS).astype(dtype, copy=False)
 
 
-def _candidates(generator: Philox, offsets: np.ndarray, dtype, out: np.ndarray | None = None) -> np.ndarray:
-    """[n, group] standard normals of blocks ``offsets`` (into ``out``): Box-Muller on (c0, c1) and (c2, c3),
-    or on all four words for doubles."""
+def _candidates(generator: Philox, offsets: np.ndarray, dtype, tables, out: np.ndarray | None = None) -> np.ndarray:
+    """[n, group] standard normals of blocks ``offsets`` (into ``out``): Box-Muller on (c0, c1) and (c2, c3)
+    (by lookup when there are ``tables``), or on all four words for doubles."""
     even, odd = generator.word_pairs(offsets)  # (c0, c2) and (c1, c3), each [2, n]
     if dtype == np.float64:
         values = np.stack(box_muller_double(even[0], odd[0], even[1], odd[1]), axis=-1)
@@ -279,7 +296,7 @@ def _candidates(generator: Philox, offsets: np.ndarray, dtype, out: np.ndarray |
     if out is None:
         out = np.empty((offsets.shape[0], 4), np.float32)
     # Pairs (c0, c1) into outputs 0 and 1 of each group, (c2, c3) into outputs 2 and 3.
-    _box_muller_into(even.reshape(-1), odd.reshape(-1), out[:, 0::2].T, out[:, 1::2].T)
+    _box_muller_into(tables, even.reshape(-1), odd.reshape(-1), out[:, 0::2].T, out[:, 1::2].T)
     return out
 
 
@@ -318,6 +335,7 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
     compute = np.float64 if dtype == np.float64 else np.float32
     result = np.empty((groups, group), compute)
     blocks_per_group = np.uint64(group * RESERVED_BLOCKS_PER_OUTPUT // 4)
+    tables = None if dtype == np.float64 else _tables_for(2 * groups)
 
     # Group g reads blocks g * blocks_per_group + step, step = 0, 1, ...: each block gives 4 (float) or 2
     # (double) candidates, taken in order while they are inside (-2, 2) and the group is not full.  Step 0
@@ -338,7 +356,7 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
 
     def first_step(start: int, stop: int) -> None:
         offsets = np.arange(start, stop, dtype=np.uint64) * blocks_per_group
-        keep_first(_candidates(generator, offsets, compute, result[start:stop]), start)
+        keep_first(_candidates(generator, offsets, compute, tables, result[start:stop]), start)
 
     def keep_first(chunk: np.ndarray, start: int) -> None:
         """Moves each row's accepted candidates to its first slots; notes the short rows."""
@@ -350,7 +368,7 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
             pattern = _rejection_pattern(flags[partial], group)
             chunk[partial] = np.take_along_axis(chunk[partial], _ACCEPTED_FIRST[group][pattern], axis=1)
             short.append((partial + start, _ACCEPTED_COUNT[group][pattern]))
-    if compute == np.float32 and random_numexpr.enabled():
+    if compute == np.float32 and tables is None and random_numexpr.enabled():
         _first_candidates_float32(generator, groups, blocks_per_group, result, keep_first)
     else:
         _sharded(groups, _in_chunks(first_step, _CHUNK_BLOCKS))
@@ -364,7 +382,7 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
         for start in range(0, pending.size, _CHUNK_BLOCKS // count):
             rows = pending[start:start + _CHUNK_BLOCKS // count]
             offsets = (rows.astype(np.uint64)[:, None] * blocks_per_group + steps).reshape(-1)
-            candidates = _candidates(generator, offsets, compute).reshape(rows.size, -1)  # in step order
+            candidates = _candidates(generator, offsets, compute, tables).reshape(rows.size, -1)  # in step order
             left = place(rows, filled[start:start + _CHUNK_BLOCKS // count], candidates,
                          _rejected(candidates))
             if left[0].size:
@@ -398,45 +416,3 @@ def _first_candidates_float32(generator: Philox, groups: int, blocks_per_group: 
         # Pair (c0, c1) gives outputs 0 and 1 of its group, (c2, c3) outputs 2 and 3.
         random_numexpr.products_into(angle[:, :count], radius[:, :count], rows[:, 0::2].T, rows[:, 1::2].T)
         keep_first(rows, start)
-
-
-def fisher_yates(samples: np.ndarray, size: int) -> np.ndarray:
-    """The permutation of TF's RandomShuffle: for i < size - 1, swap positions i and ``i + samples[i] % (size - i)``.
-
-    Without a loop over the swaps.  Step t only writes positions >= t, so position t's final value is what
-    sits at j_t just before step t: the value the previous step k with the same target j_k = j_t moved there
-    (the one at position k before step k), or else j_t itself.  "The value at position k before step k" follows
-    the same rule with the last step before k that targeted k, giving chains that end at a position nothing
-    moved into.  One sort of (target, step) finds both kinds of predecessor; pointer doubling follows the chains.
-    """
-    steps = size - 1
-    index = np.arange(size, dtype=np.int64)
-    target = index[:steps] + samples[:steps].astype(np.int64) % (size - index[:steps])  # j_t, in [t, size)
-    keys = np.sort(target * size + index[:steps])  # (target, step) pairs in order, all distinct
-    by_target, by_step = np.divmod(keys, size)
-    # previous[t]: the step before t with the same target, or -1.
-    previous = np.full(steps, -1, np.int64)
-    same = by_target[1:] == by_target[:-1]
-    previous[by_step[1:][same]] = by_step[:-1][same]
-    # into[t]: the last step before t that targeted position t (all such steps are <= t), or -1: the last
-    # step of t's group, or the one before it when that is step t itself.
-    into = np.full(size, -1, np.int64)
-    ends = np.flatnonzero(np.append(~same, True))
-    into[by_target[ends]] = by_step[ends]
-    itself = np.flatnonzero(into[:steps] == index[:steps])
-    into[itself] = previous[itself]
-    # arrival[t]: the value at position t just before step t (for t = size - 1: after the last step).
-    arrival = np.where(into < 0, index, into)
-    while True:
-        jumped = arrival[arrival]
-        if np.array_equal(jumped, arrival):
-            break
-        arrival = jumped
-    # Position t < size - 1 ends with what was at j_t before step t (for j_t == t, previous[t] is into[t]);
-    # the last position with what arrived there.
-    permutation = np.empty(size, np.int64)
-    np.copyto(permutation[:steps], target)
-    moved_in = previous >= 0
-    permutation[:steps][moved_in] = arrival[previous[moved_in]]
-    permutation[steps] = arrival[steps]
-    return permutation

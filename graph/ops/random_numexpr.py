@@ -26,7 +26,8 @@ try:
 except ImportError:  # a core dependency, but an installation without it still draws TF's bits (emulation)
     numexpr = None
 
-__all__ = ["ENVIRONMENT_VARIABLE", "enabled", "self_check", "radius_into", "products_into", "angle_into"]
+__all__ = ["ENVIRONMENT_VARIABLE", "enabled", "self_check", "radius_into", "products_into", "angle_into",
+           "sincos_into"]
 
 ENVIRONMENT_VARIABLE = "TF1_SAVER_RANDOM_NUMEXPR"  # "0" (or "off", "false", "no"): always the emulation
 _EPSILON_FLOAT = np.float32(1.0e-7)  # BoxMuller's floor for u1
@@ -87,10 +88,12 @@ def self_check() -> str | None:
     radius = radius_into(u, np.empty_like(u))
     sine, cosine = np.empty_like(u), np.empty_like(u)
     products_into(angle, radius, sine, cosine)
+    sine_alone, cosine_alone = np.empty_like(u), np.empty_like(u)
+    sincos_into(angle, sine_alone, cosine_alone)
     compared = {
         "logf": (numexpr.evaluate("log(x)", local_dict={"x": floored}), log_ours),
-        "sinf": (numexpr.evaluate("sin(x)", local_dict={"x": angle}), sine_ours),
-        "cosf": (numexpr.evaluate("cos(x)", local_dict={"x": angle}), cosine_ours),
+        "sinf": (sine_alone, sine_ours),
+        "cosf": (cosine_alone, cosine_ours),
         "radius": (radius, radius_ours),
         "sin * r": (sine, sine_ours * radius_ours),
         "cos * r": (cosine, cosine_ours * radius_ours),
@@ -122,3 +125,9 @@ def products_into(angle: np.ndarray, radius: np.ndarray, sine_out: np.ndarray, c
     names = {"v": angle, "r": radius}
     numexpr.evaluate("sin(v) * r", local_dict=names, out=sine_out, casting="same_kind")
     numexpr.evaluate("cos(v) * r", local_dict=names, out=cosine_out, casting="same_kind")
+
+
+def sincos_into(angle: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
+    """``sinf(angle)`` into ``sine_out`` and ``cosf(angle)`` into ``cosine_out`` (float32)."""
+    numexpr.evaluate("sin(v)", local_dict={"v": angle}, out=sine_out, casting="same_kind")
+    numexpr.evaluate("cos(v)", local_dict={"v": angle}, out=cosine_out, casting="same_kind")

@@ -24,6 +24,7 @@ from graph.ops import constant_ops as ops
 from graph.ops import math_ops
 from graph.ops import philox
 from graph.ops import random_distributions as distributions
+from graph.ops.random_shuffle import fisher_yates
 from graph.ops.array_concat_ops import stack
 
 __all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle"]
@@ -87,7 +88,7 @@ def _compute_shuffle(ctx, op, inputs):
     generator = philox.session_generator(ctx, op).reserve((samples + 3) // 4)
     stream = generator.words(0, (samples + 3) // 4)[:samples]
     if size >= _VECTORIZED_SHUFFLE:
-        return value[distributions.fisher_yates(stream, size)]
+        return value[fisher_yates(stream, size)]
     stream = stream.tolist()
     permutation = list(range(size))
     for i in range(samples):  # the swaps one by one: cheaper than the array passes for a few elements

@@ -9,6 +9,7 @@ from graph.ops import libm
 from graph.ops import philox
 from graph.ops import random_box_muller as bm
 from graph.ops import random_distributions
+from graph.ops.random_shuffle import fisher_yates
 
 
 @pytest.mark.parametrize("seed, seed2, counter", [(0, 0, None), (5, 2**63 - 1, None), (2**64 - 1, 3, 2**64 - 3),
@@ -101,4 +102,4 @@ def test_fisher_yates_equals_the_swaps(size):
     for samples in (rng.integers(0, 2**32, size - 1, dtype=np.uint64).astype(np.uint32),
                     np.zeros(size - 1, np.uint32), np.full(size - 1, 0xFFFFFFFF, np.uint32),
                     rng.integers(0, 3, size - 1).astype(np.uint32)):  # small samples: long chains of moves
-        assert random_distributions.fisher_yates(samples, size).tolist() == _swaps_one_by_one(samples, size)
+        assert fisher_yates(samples, size).tolist() == _swaps_one_by_one(samples, size)
