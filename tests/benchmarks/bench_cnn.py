@@ -8,8 +8,9 @@ entropy, Adam(1e-4), batch 50.  Rows break the step down: the forward pass alone
 conv/pool kernel on its own (its op run on fed inputs), so a slow kernel shows by name.  The last
 row is the BLAS bound: numpy's sgemm with the FLOPs of the second conv's forward
 (``(50*14*14 x 5*5*32) @ (5*5*32 x 64)``) beside TensorFlow's whole Conv2D of that layer, so its ratio
-is the best an im2col-onto-numpy kernel could reach.  Compare with ``OPENBLAS_NUM_THREADS=1`` on
-a shared machine.
+is the best an im2col-onto-numpy kernel could reach (that row runs outside a Session, on OpenBLAS's
+own threads; inside ``Session.run`` BLAS is pinned to one thread and our kernels split their
+products over the intra-op pool, graph.ops.intra_op).  On a shared machine, time twice.
 """
 
 from __future__ import annotations
