@@ -27,6 +27,7 @@ from graph.ops import conv_banded
 from graph.ops import conv_batch_dims
 from graph.ops import conv3d_ops
 from graph.ops import conv_planes
+from graph.ops import conv_spectral
 from graph.ops import conv_util
 from graph.ops import space_to_batch_ops
 from graph.ops.conv_util import format_bytes, get_sequence, node
@@ -128,6 +129,9 @@ def _compute_conv2d(ctx, op, inputs):
     in_depth, out_depth = filters.shape[2], filters.shape[3]
     groups = image.shape[3] // in_depth if in_depth else 1
     group_out = out_depth // groups
+    if groups == 1 and conv_spectral.worthwhile(image.shape, filters.shape, rows, cols, strides, dilations,
+                                                image.dtype):
+        return conv_util.from_nhwc(conv_spectral.correlate(image, filters, rows, cols), data_format)
     # A grouped convolution (input depth a multiple of the filter's) convolves each group of input channels
     # with its own slice of output channels, as TF's CPU kernel does.
     correlate = conv_banded.correlate if in_depth >= _WIDE_CHANNELS else conv_planes.correlate
@@ -160,9 +164,13 @@ def _compute_backprop_input(ctx, op, inputs):
         taps = filters.shape[:2]
         flipped = np.ascontiguousarray(filters[::-1, ::-1].transpose(0, 1, 3, 2))
         spans = [(t - 1) * d for t, d in zip(taps, dilations)]
-        image = conv_banded.correlate(
-            out_backprop, flipped, conv_util.Window(height, spans[0] - rows.pad_before, 0),
-            conv_util.Window(width, spans[1] - cols.pad_before, 0), (1, 1), dilations)
+        windows = (conv_util.Window(height, spans[0] - rows.pad_before, 0),
+                   conv_util.Window(width, spans[1] - cols.pad_before, 0))
+        if conv_spectral.worthwhile(out_backprop.shape, flipped.shape, *windows, (1, 1), dilations,
+                                    out_backprop.dtype):
+            image = conv_spectral.correlate(out_backprop, flipped, *windows)
+        else:
+            image = conv_banded.correlate(out_backprop, flipped, *windows, (1, 1), dilations)
         return conv_util.from_nhwc(image.astype(filters.dtype, copy=False), data_format)
     # One product per filter tap, each added where that tap reads: cheaper than col2im's one big product,
     # whose [M, taps * depth] result would be read back with strides.
@@ -179,8 +187,12 @@ def _compute_backprop_filter(ctx, op, inputs):
     sizes = conv_util.sizes_argument(op, inputs[1], "filter_sizes")
     out_backprop = conv_util.to_nhwc(np.asarray(inputs[2]), data_format)
     rows, cols, strides, dilations = _run_geometry(op, image.shape, sizes, out_backprop)
-    filter_grad = conv_banded.correlate_filter_grad if image.shape[3] >= _WIDE_CHANNELS else conv_planes.filter_grad
-    grad = filter_grad(image, out_backprop, rows, cols, sizes[:2], strides, dilations)
+    if conv_spectral.worthwhile(image.shape, sizes, rows, cols, strides, dilations, image.dtype):
+        grad = conv_spectral.filter_grad(image, out_backprop, rows, cols, sizes[:2])
+    else:
+        filter_grad = (conv_banded.correlate_filter_grad if image.shape[3] >= _WIDE_CHANNELS
+                       else conv_planes.filter_grad)
+        grad = filter_grad(image, out_backprop, rows, cols, sizes[:2], strides, dilations)
     return grad.reshape(sizes).astype(image.dtype, copy=False)
 
 

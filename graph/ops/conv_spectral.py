@@ -40,10 +40,10 @@ def worthwhile(image_shape, filter_shape, rows: Window, cols: Window, strides, d
     multiplies at least `_MIN_SAVING` times fewer pairs than im2col."""
     if tuple(strides) != (1, 1) or tuple(dilations) != (1, 1) or np.dtype(dtype) not in _COMPLEX:
         return False
-    _, height, width, depth = image_shape
+    batch, height, width, depth = image_shape
     taps_rows, taps_cols, _, out_depth = filter_shape
-    if min(depth, out_depth) < _MIN_CHANNELS or min(rows.out, cols.out) < 1:
-        return False
+    if min(depth, out_depth) < _MIN_CHANNELS or min(batch, height, width, rows.out, cols.out) < 1:
+        return False  # narrow layers, and empty tensors (nothing to multiply)
     if not (0 <= rows.pad_before < taps_rows and 0 <= cols.pad_before < taps_cols):
         return False
     length_rows = _length(height, rows.out, taps_rows, rows.pad_before)

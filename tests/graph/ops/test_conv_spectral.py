@@ -79,6 +79,7 @@ def test_worthwhile_takes_only_wide_unit_stride_layers_with_pads_inside_the_filt
                                         (1, 1), (1, 1), np.float32)  # a 1x1 filter saves nothing
     assert not conv_spectral.worthwhile((50, 14, 14, 32), (3, 3, 32, 64), Window(18, 5, 5), Window(14, 1, 1),
                                         (1, 1), (1, 1), np.float32)  # explicit pads beyond the filter
+    assert not conv_spectral.worthwhile((0, 14, 14, 32), (5, 5, 32, 64), *same, (1, 1), (1, 1), np.float32)
 
 
 def _conv_and_gradients(tf, image, filters, padding):
