@@ -20,6 +20,7 @@ import threading
 from graph import errors
 from graph.base.kernels import DEAD
 from graph.core.graph import Tensor
+from graph.ops import intra_op
 from graph.runtime.executor import Context, execute
 from graph.runtime.plan import Plan, fetch_value
 
@@ -160,7 +161,8 @@ class PartialRun:
         for index in chosen:
             self._ran[index] = True  # a failing kernel ends the run, so marking them first is safe
         dead_ops = [False] * len(chosen) + [True] if self._plan.deadness else None
-        execute(context, _Steps(batch, self._plan.deadness), self._values, dead_ops)
+        with intra_op.blas_pinned():  # as Session.run: the same bits from the same kernels
+            execute(context, _Steps(batch, self._plan.deadness), self._values, dead_ops)
         if dead_ops is not None:
             for new, index in enumerate(chosen):
                 self._dead[index] = dead_ops[new]
