@@ -11,10 +11,11 @@ The tables are filled by the direct path itself (numexpr's C library calls, `gra
 else the emulation, `graph.ops.random_box_muller`), so a lookup gives the same float32 values, and ``sin * r``,
 ``cos * r`` are then the same float32 products: the draws are the same bits.  A lookup is a few passes and two
 gathers against the direct path's logf, sinf and cosf per pair (measured at 10M normals: 70 ms by lookup,
-117 ms through numexpr); building costs about what the direct path spends on 2^23 pairs.  Ski rental decides: a process builds the tables when what it has spent on the
-direct path reaches that, or when one draw needs as much, and keeps them for its lifetime.  A draw's cost is
-counted in pairs: its pairs plus `DRAW_OVERHEAD_PAIRS` for its fixed cost (the direct path's ~100 numpy calls
-take about as long as computing that many pairs), so many small draws count for what they take.
+117 ms through numexpr, at a load of 1.7 on 2 cores); building costs about what the direct path spends on
+2^23 pairs.  Ski rental decides: a process builds the tables when what it has spent on the direct path reaches
+that, or when one draw needs as much, and keeps them for its lifetime.  A draw's cost is counted in pairs: its
+pairs plus `DRAW_OVERHEAD_PAIRS` for its fixed cost (a direct draw's dozens of numpy and numexpr calls take
+about as long as computing that many pairs), so many small draws count for what they take.
 
 Environment: ``TF1_SAVER_RANDOM_TABLES=0`` turns the tables off (memory-tight processes: the direct path
 always, no 96 MiB).

@@ -14,8 +14,9 @@ Float32 transcendental functions: TF calls the C library's ``logf`` and ``sincos
 (`graph.ops.random_numexpr`, trusted after a self-check against the emulation); else `graph.ops.libm` follows
 glibc's algorithms bit for bit and `graph.ops.random_box_muller` runs them in place over chunks.  Once a
 process has drawn enough, float32 Box-Muller goes by table lookup instead (`graph.ops.box_muller_tables`, the
-same bits: two gathers per pair beat the three C calls of numexpr's path).  Float64 calls the C library's ``log``/``sin``/``cos`` through ``math`` (numpy's vectorised
-``log`` differs from libm's in the last bit on ~0.3% of inputs), one element at a time: about 0.5 us per double.
+same bits: two gathers per pair beat the three C calls of numexpr's path).  Float64 calls the C library's
+``log``/``sin``/``cos`` through ``math`` (numpy's vectorised ``log`` differs from libm's in the last bit on ~0.3%
+of inputs), one element at a time: about 0.5 us per double.
 
 A draw runs in chunks of blocks whose temporaries stay in the core's cache; chunks write disjoint slices of
 the output and the values do not depend on the chunking.  A large draw is split in two shards, the second
@@ -52,6 +53,9 @@ _LATER_STEPS = 4  # truncated normal: from step 2 on, a short group's next block
 _SHARD_MIN_BLOCKS = 8192  # below this a second thread costs more than it gives
 _BIG_GROUPS = 1 << 18  # numexpr's chunk: a million float32 outputs; its u, angle and radius take 2 MiB each
 _PIECE_BLOCKS = 1 << 14  # words a shard draws and converts at once: 256 KiB, in the core's cache
+# Below this many pairs numexpr's thread hand-offs cost what its C calls save (idle, same run: equal at 100K
+# pairs, 1.15x faster at 500K, 1.4x at 5M; slower at 16K): smaller draws take the emulation.
+_NUMEXPR_MIN_PAIRS = 1 << 17
 _SCRATCH = bm.Scratch()
 _POOL: list = []  # the shard worker, made on first use
 if hasattr(os, "register_at_fork"):  # a forked child has no worker thread: it makes its own
@@ -221,15 +225,20 @@ def _box_muller_into(tables, x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarra
     if tables is not None:
         box_muller_tables.lookup_into(tables, x0, x1, sine_out, cosine_out, _SCRATCH)
         return
-    if not random_numexpr.enabled():
+    size = x0.shape[0]
+    if not _through_numexpr(size):
         bm.box_muller_float_into(x0, x1, sine_out, cosine_out, _SCRATCH)
         return
-    size = x0.shape[0]
     u, angle, radius = (_SCRATCH.get(name, np.float32, size) for name in ("pair_u", "pair_angle", "pair_radius"))
     _uniform_angle_into(x0, x1, u, angle)
     random_numexpr.radius_into(u, radius)
     shape = sine_out.shape
     random_numexpr.products_into(angle.reshape(shape), radius.reshape(shape), sine_out, cosine_out)
+
+
+def _through_numexpr(pairs: int) -> bool:
+    """Whether a draw of ``pairs`` Box-Muller pairs goes through numexpr (large enough, and numexpr trusted)."""
+    return pairs >= _NUMEXPR_MIN_PAIRS and random_numexpr.enabled()
 
 
 def _uniform_angle_into(x0: np.ndarray, x1: np.ndarray, u: np.ndarray, angle: np.ndarray) -> None:
@@ -271,7 +280,7 @@ def normal(generator: Philox, size: int, dtype) -> np.ndarray:
         return _fixed(generator, size, dtype, _columns(
             lambda w: box_muller_double(w[:, 0], w[:, 1], w[:, 2], w[:, 3])), _CHUNK_BLOCKS)
     tables = _tables_for(2 * -(-size // 4))
-    if tables is None and random_numexpr.enabled():
+    if tables is None and _through_numexpr(2 * -(-size // 4)):
         return _normal_float32(generator, size).astype(dtype, copy=False)
 
     def convert(words, out):  # pairs (c0, c1) and (c2, c3) give outputs (0, 1) and (2, 3) of the group
@@ -368,7 +377,7 @@ def truncated_normal(generator: Philox, size: int, dtype) -> np.ndarray:
             pattern = _rejection_pattern(flags[partial], group)
             chunk[partial] = np.take_along_axis(chunk[partial], _ACCEPTED_FIRST[group][pattern], axis=1)
             short.append((partial + start, _ACCEPTED_COUNT[group][pattern]))
-    if compute == np.float32 and tables is None and random_numexpr.enabled():
+    if compute == np.float32 and tables is None and _through_numexpr(2 * groups):
         _first_candidates_float32(generator, groups, blocks_per_group, result, keep_first)
     else:
         _sharded(groups, _in_chunks(first_step, _CHUNK_BLOCKS))

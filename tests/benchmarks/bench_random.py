@@ -8,7 +8,8 @@ at 10 million elements, and at 784x256 again (ours has built its Box-Muller tabl
 ``Session.run`` of the op per call, the same op run repeatedly so each run draws fresh numbers;
 ``random_shuffle`` of a million rows.
 TensorFlow shards a draw over its intra-op threads (all cores by default); ours splits a draw of 8,192
-blocks or more (32,768 floats) in two shards, the second on a worker thread.  ``--tf-threads 1`` shows
+blocks or more (32,768 floats) in two shards, the second on a worker thread, and numexpr (float32 normals'
+logf, sinf, cosf before the tables exist) runs on its own two threads.  ``--tf-threads 1`` shows
 TensorFlow on one core.  The draws of ours and TensorFlow's alternate call by call, so a load from other
 processes weighs on both alike; still, on a shared machine compare the ratios of one run, and note its load
 (``uptime``).

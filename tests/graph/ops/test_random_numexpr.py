@@ -71,6 +71,7 @@ def test_numexpr_equals_the_emulation_on_every_mantissa(verdict):
     # Every one of the 2^23 mantissas as u1 and as the angle, with the words' high bits set.
     verdict(True)
     mantissas = np.arange(1 << 23, dtype=np.uint32)
+    assert random_distributions._through_numexpr(mantissas.size)
     shuffled = np.random.default_rng(3).permutation(mantissas) | np.uint32(0xAB800000)
     ours = random_distributions.box_muller_float(mantissas, shuffled)
     sine, cosine = np.empty(mantissas.size, np.float32), np.empty(mantissas.size, np.float32)
@@ -86,9 +87,11 @@ def test_chunked_draws_equal_the_emulation(verdict, monkeypatch, shard_min):
     monkeypatch.setattr(random_distributions, "_PIECE_BLOCKS", 700)
     monkeypatch.setattr(random_distributions, "_CHUNK_BLOCKS", 1000)
     monkeypatch.setattr(random_distributions, "_SHARD_MIN_BLOCKS", shard_min)
+    monkeypatch.setattr(random_distributions, "_NUMEXPR_MIN_PAIRS", 0)
     draws = {}
     for value in (True, False):
         verdict(value)
+        assert random_distributions._through_numexpr(1) is value
         draws[value] = [function(philox.Philox(21, 22), size, dtype)
                         for function in (random_distributions.normal, random_distributions.truncated_normal)
                         for size in (0, 3, 40_003) for dtype in (np.float32, np.float16)]
