@@ -97,3 +97,21 @@ def test_chunked_draws_equal_the_emulation(verdict, monkeypatch, shard_min):
                         for size in (0, 3, 40_003) for dtype in (np.float32, np.float16)]
     for numexpr_draw, emulated in zip(draws[True], draws[False]):
         assert numexpr_draw.dtype == emulated.dtype and numexpr_draw.tobytes() == emulated.tobytes()
+
+
+@needs_numexpr
+@pytest.mark.tf
+def test_numexpr_draws_equal_tensorflow(tf1, verdict, monkeypatch):
+    # The numexpr path straight against TF's kernels, over several chunks.
+    from tensorflow.python.ops import gen_random_ops
+    verdict(True)
+    monkeypatch.setattr(random_distributions, "_NUMEXPR_MIN_PAIRS", 0)
+    monkeypatch.setattr(random_distributions, "_BIG_GROUPS", 3000)
+    shape = np.array([20_003], np.int32)
+    normal = gen_random_ops.random_standard_normal(shape, tf1.float32, seed=7, seed2=8)
+    truncated = gen_random_ops.truncated_normal(shape, tf1.float32, seed=9, seed2=10)
+    with tf1.Session() as sess:
+        expected_normal, expected_truncated = sess.run([normal, truncated])
+    assert random_distributions.normal(philox.Philox(7, 8), 20_003, np.float32).tobytes() == expected_normal.tobytes()
+    ours = random_distributions.truncated_normal(philox.Philox(9, 10), 20_003, np.float32)
+    assert ours.tobytes() == expected_truncated.tobytes()
