@@ -12,7 +12,8 @@ GuardedPhiloxRandom (core/util/guarded_philox_random): a stateful random op keep
 original that far -- so the next run continues from there.  (seed, seed2) == (0, 0) means "seed from the OS".
 
 Consecutive blocks (`Philox.words`) come from randomgen's C Philox4x32-10, the same function with the same
-counter and key (it raises its counter before each block, so it starts one block early); blocks at arbitrary
+counter and key (it raises its counter before each block, so it starts one block early), read through numpy's
+``Generator.integers`` (uint32 words, the GIL released: two threads draw in parallel); blocks at arbitrary
 offsets (`Philox.word_pairs`, truncated normal's per-group streams) from a numpy evaluation of the rounds.
 The distributions built on them are in `graph.ops.random_distributions`.
 """
