@@ -12,18 +12,28 @@ correlation over ``L`` points equals the linear one on ``Ho`` outputs when
 image with the output gradient summed over the batch, needs the same lengths.  Results agree with the
 direct product to float32 rounding (computed in complex64 for float32, complex128 for float64; on the
 layers it is used for its error is below im2col's, whose sums run over R*S*C terms in float32).
+
+Opt-in (``TF1_SAVER_SPECTRAL_CONV=1``), as TensorFlow's ``TF_ENABLE_ONEDNN_OPTS`` changes its own
+numerics: im2col sums in the order TF's Eigen kernel does, and training decisions that hang on the
+last bit (a ReLU at zero, a max-pool near-tie) then fall as TF's do.  The DFT's sums, though more exact,
+round differently: tests/programs' MNIST convolutional model prints a loss of 6.521 after two steps
+where TF and im2col print 6.524 (an exact complex128 transform prints 6.521 too).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 
 import numpy as np
 
 from graph.ops import intra_op
 from graph.ops.conv_util import Window
 
-__all__ = ["worthwhile", "correlate", "filter_grad"]
+__all__ = ["ENABLED", "worthwhile", "correlate", "filter_grad"]
+
+ENVIRONMENT_VARIABLE = "TF1_SAVER_SPECTRAL_CONV"
+ENABLED = os.environ.get(ENVIRONMENT_VARIABLE, "0").strip().lower() in ("1", "on", "true", "yes")
 
 _COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
 _MIN_CHANNELS = 16  # fewer input or output channels: the transforms cost more than the products save
@@ -36,9 +46,9 @@ def _length(size: int, out: int, taps: int, pad_before: int) -> int:
 
 
 def worthwhile(image_shape, filter_shape, rows: Window, cols: Window, strides, dilations, dtype) -> bool:
-    """Whether the spectral path applies (unit strides and dilations, pads within the filter, float32/64) and
-    multiplies at least `_MIN_SAVING` times fewer pairs than im2col."""
-    if tuple(strides) != (1, 1) or tuple(dilations) != (1, 1) or np.dtype(dtype) not in _COMPLEX:
+    """Whether the spectral path is on (`ENABLED`), applies (unit strides and dilations, pads within the filter,
+    float32/64) and multiplies at least `_MIN_SAVING` times fewer pairs than im2col."""
+    if not ENABLED or tuple(strides) != (1, 1) or tuple(dilations) != (1, 1) or np.dtype(dtype) not in _COMPLEX:
         return False
     batch, height, width, depth = image_shape
     taps_rows, taps_cols, _, out_depth = filter_shape

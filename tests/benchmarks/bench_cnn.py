@@ -5,7 +5,9 @@ Not collected by pytest (the file name does not start with ``test_``).  The mode
 "Deep MNIST for experts" network: 28x28x1 images, conv 5x5x32 + ReLU + max-pool 2x2, conv
 5x5x64 + ReLU + max-pool 2x2, dense 7*7*64 -> 1024 + ReLU, dense 1024 -> 10, softmax cross
 entropy, Adam(1e-4), batch 50.  Rows break the step down: the forward pass alone, then each
-conv/pool kernel on its own (its op run on fed inputs), so a slow kernel shows by name.  The last
+conv/pool kernel on its own (its op run on fed inputs), so a slow kernel shows by name.  The step
+is timed again with the opt-in DFT convolutions (``TF1_SAVER_SPECTRAL_CONV=1``, graph.ops.conv_spectral)
+beside TF's same default step.  The last
 row is the BLAS bound: numpy's sgemm with the FLOPs of the second conv's forward
 (``(50*14*14 x 5*5*32) @ (5*5*32 x 64)``) beside TensorFlow's whole Conv2D of that layer, so its ratio
 is the best an im2col-onto-numpy kernel could reach (that row runs outside a Session, on OpenBLAS's
@@ -31,6 +33,7 @@ from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa:
 
 BATCH, SIDE, CLASSES = 50, 28, 10
 SGEMM_FLOOR = "sgemm floor (conv2 FLOPs)"
+SPECTRAL_STEP = "  with TF1_SAVER_SPECTRAL_CONV=1"
 
 
 def per_call(function, calls: int, rounds: int = 5) -> float:
@@ -110,20 +113,34 @@ def kernels(tf, steps: int) -> dict:
     return results
 
 
-def run_benchmarks(tf, steps: int, ours: bool) -> dict:
-    """Times the same workloads with ``tf`` (ours when ``ours``, else TensorFlow's compat.v1)."""
-    rng = np.random.RandomState(0)
-    images = rng.rand(BATCH, SIDE * SIDE).astype(np.float32)
-    labels = np.eye(CLASSES, dtype=np.float32)[rng.randint(0, CLASSES, BATCH)]
-    results = {}
+def step_and_forward(tf, images, labels, steps: int) -> tuple[float, float]:
+    """Seconds per training step and per forward pass of the CNN, in a fresh graph of ``tf``."""
     graph = tf.Graph()
     with graph.as_default():
         x, y, loss, train_op = cnn(tf)
         with tf.Session(graph=graph) as sess:
             sess.run(tf.global_variables_initializer())
             feed = {x: images, y: labels}
-            results["CNN train step (Adam)"] = per_call(lambda: sess.run([train_op, loss], feed), steps)
-            results["CNN forward (loss)"] = per_call(lambda: sess.run(loss, feed), steps)
+            return (per_call(lambda: sess.run([train_op, loss], feed), steps),
+                    per_call(lambda: sess.run(loss, feed), steps))
+
+
+def run_benchmarks(tf, steps: int, ours: bool) -> dict:
+    """Times the same workloads with ``tf`` (ours when ``ours``, else TensorFlow's compat.v1)."""
+    rng = np.random.RandomState(0)
+    images = rng.rand(BATCH, SIDE * SIDE).astype(np.float32)
+    labels = np.eye(CLASSES, dtype=np.float32)[rng.randint(0, CLASSES, BATCH)]
+    results = {}
+    results["CNN train step (Adam)"], results["CNN forward (loss)"] = step_and_forward(tf, images, labels, steps)
+    if ours:  # the same step with the opt-in DFT convolutions (graph.ops.conv_spectral)
+        from graph.ops import conv_spectral
+        default, conv_spectral.ENABLED = conv_spectral.ENABLED, True
+        try:
+            results[SPECTRAL_STEP] = step_and_forward(tf, images, labels, steps)[0]
+        finally:
+            conv_spectral.ENABLED = default
+    else:
+        results[SPECTRAL_STEP] = results["CNN train step (Adam)"]
     results.update(kernels(tf, steps))
     if ours:
         columns = rng.rand(BATCH * 14 * 14, 5 * 5 * 32).astype(np.float32)

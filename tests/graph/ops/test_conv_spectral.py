@@ -1,5 +1,9 @@
 """Tests for graph/ops/conv_spectral.py: the DFT path of unit-stride convolutions, against float64 sums and TF."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -67,6 +71,27 @@ def test_correlate_and_filter_grad_equal_the_float64_sums(name, dtype):
     assert np.abs(filter_grad - expected).max() <= tolerance * np.abs(expected).max()
 
 
+@pytest.fixture
+def spectral_on(monkeypatch):
+    """The spectral path switched on, as ``TF1_SAVER_SPECTRAL_CONV=1`` does."""
+    monkeypatch.setattr(conv_spectral, "ENABLED", True)
+
+
+def test_the_spectral_path_is_opt_in(monkeypatch):
+    monkeypatch.setattr(conv_spectral, "ENABLED", False)
+    same = (Window(14, 2, 2), Window(14, 2, 2))
+    assert not conv_spectral.worthwhile((50, 14, 14, 32), (5, 5, 32, 64), *same, (1, 1), (1, 1), np.float32)
+
+
+def test_the_environment_switch_turns_it_on():
+    script = "from graph.ops import conv_spectral; print(conv_spectral.ENABLED)"
+    for value, expected in (("1", "True"), ("on", "True"), ("0", "False"), ("", "False")):
+        env = {**os.environ, conv_spectral.ENVIRONMENT_VARIABLE: value}
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+        assert result.stdout.strip() == expected
+
+
+@pytest.mark.usefixtures("spectral_on")
 def test_worthwhile_takes_only_wide_unit_stride_layers_with_pads_inside_the_filter():
     same = (Window(14, 2, 2), Window(14, 2, 2))
     assert conv_spectral.worthwhile((50, 14, 14, 32), (5, 5, 32, 64), *same, (1, 1), (1, 1), np.float32)
@@ -96,6 +121,7 @@ def _conv_and_gradients(tf, image, filters, padding):
 
 
 @pytest.mark.tf
+@pytest.mark.usefixtures("spectral_on")
 @pytest.mark.parametrize("padding", ["SAME", "VALID", [[0, 0], [1, 3], [4, 0], [0, 0]]])
 def test_conv2d_and_its_gradients_on_the_spectral_path_match_tensorflow(padding):
     import tensorflow.compat.v1 as tf
