@@ -60,6 +60,8 @@ def _chunks(n: int, per_image_bytes: int, pieces: int = 1) -> list[tuple[int, in
 def _shares(chunks: list, pieces: int) -> list[list]:
     """``chunks`` dealt into at most ``pieces`` runs of consecutive chunks, one per pool thread."""
     pieces = min(pieces, len(chunks))
+    if not pieces:  # an empty batch: nothing to multiply
+        return []
     bounds = [len(chunks) * k // pieces for k in range(pieces + 1)]
     return [chunks[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
 
