@@ -2,17 +2,17 @@
 
 Run from the repository root: ``python tests/benchmarks/bench_random.py [--no-tf] [--tf-threads N]``.
 Not collected by pytest (the file name does not start with ``test_``).  Rows: 1,000
-``Variable(random_normal([100]))`` created, initialized, saved and restored (one figure, then its parts; each
-run a fresh process that imports one framework, as a program would); ``random_uniform``, ``random_normal`` and ``truncated_normal`` at 784x256,
-at 10 million elements, and at 784x256 again (ours has built its Box-Muller tables by then), one
-``Session.run`` of the op per call, the same op run repeatedly so each run draws fresh numbers;
-``random_shuffle`` of a million rows.
+``Variable(random_normal([100]))`` created, initialized, saved and restored (one figure, then its parts);
+``random_uniform``, ``random_normal`` and ``truncated_normal`` at 784x256, at 10 million elements, and at
+784x256 again (ours has built its Box-Muller tables by then), one ``Session.run`` of the op per call, the
+same op run repeatedly so each run draws fresh numbers; ``random_shuffle`` of a million rows.
 TensorFlow shards a draw over its intra-op threads (all cores by default); ours splits a draw of 8,192
 blocks or more (32,768 floats) in two shards, the second on a worker thread, and numexpr (float32 normals'
 logf, sinf, cosf before the tables exist) runs on its own two threads.  ``--tf-threads 1`` shows
-TensorFlow on one core.  The draws of ours and TensorFlow's alternate call by call, so a load from other
-processes weighs on both alike; still, on a shared machine compare the ratios of one run, and note its load
-(``uptime``).
+TensorFlow on one core.  Each framework runs in fresh processes of its own, three alternating runs of each
+(medians): in one process TensorFlow's intra-op threads spin on after each of its ops and slowed the next
+draw of ours (uniform 10M: 62 ms interleaved with TF's draws, 25 ms alone).  On a shared machine compare the
+ratios of one run, and note its load (``uptime``).
 """
 
 from __future__ import annotations
@@ -41,18 +41,15 @@ VARIABLES = 1000
 SHUFFLE_ROWS = 1_000_000
 
 
-def median_times(functions: dict, rounds: int) -> dict:
-    """Median seconds of each ``functions[key]()`` over ``rounds`` calls, after one warm-up call each; the calls
-    alternate between the functions, so a load that comes and goes weighs on each alike."""
-    for function in functions.values():
-        function()
-    times = {key: [] for key in functions}
+def median_seconds(function, rounds: int) -> float:
+    """Median seconds of ``function()`` over ``rounds`` calls, after one warm-up call."""
+    function()
+    times = []
     for _ in range(rounds):
-        for key, function in functions.items():
-            start = time.perf_counter()
-            function()
-            times[key].append(time.perf_counter() - start)
-    return {key: statistics.median(values) for key, values in times.items()}
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def draw_workloads(tf, session_config) -> list:
@@ -76,15 +73,10 @@ def draw_workloads(tf, session_config) -> list:
     return workloads
 
 
-def draws(implementations: dict, rounds: int) -> dict:
-    """Seconds per draw of each workload, for each of ``implementations`` (name -> (tf, session_config))."""
-    results = {name: {} for name in implementations}
-    workloads = {name: draw_workloads(tf, config) for name, (tf, config) in implementations.items()}
-    for index, (row, _, divisor) in enumerate(next(iter(workloads.values()))):
-        calls = {name: rows[index][1] for name, rows in workloads.items()}
-        for name, seconds in median_times(calls, max(3, rounds // divisor)).items():
-            results[name][row] = seconds
-    return results
+def draws(tf, session_config, rounds: int) -> dict:
+    """Seconds per draw of each workload (the median of ``rounds`` calls, fewer at 10M) with ``tf``."""
+    return {row: median_seconds(call, max(3, rounds // divisor))
+            for row, call, divisor in draw_workloads(tf, session_config)}
 
 
 def variables_end_to_end(tf, session_config) -> dict:
@@ -116,24 +108,29 @@ def variables_end_to_end(tf, session_config) -> dict:
     return results
 
 
-def end_to_end(names: list, tf_threads: int) -> dict:
-    """The end-to-end figure is a one-shot measurement of a program: each run in a fresh process that imports
-    only its framework (Python's full garbage collections would otherwise walk the other framework's objects
-    too), with the names the program uses resolved before the clock starts (lazily imported modules are
-    imports, not the workload).  The median of three runs per framework, alternating, and of each part."""
+def in_children(kind: str, names: list, tf_threads: int, rounds: int) -> dict:
+    """Rows of ``kind`` ("end-to-end" or "draws") for each framework, each run in a fresh process that imports
+    only its framework: the end-to-end figure is a one-shot measurement of a program (Python's full garbage
+    collections would otherwise walk the other framework's objects too), and TF's spinning threads would slow
+    our draws.  The median of three runs per framework, alternating, row by row."""
     runs = {name: [] for name in names}
     for _ in range(3):
         for name in names:
-            command = [sys.executable, os.path.abspath(__file__), "--end-to-end-child", name,
-                       "--tf-threads", str(tf_threads)]
+            command = [sys.executable, os.path.abspath(__file__), "--child", kind, "--framework", name,
+                       "--tf-threads", str(tf_threads), "--rounds", str(rounds)]
             output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
             runs[name].append(json.loads(output.strip().splitlines()[-1]))
     return {name: {key: statistics.median(run[key] for run in done) for key in done[0]} for name, done in runs.items()}
 
 
-def end_to_end_child(name: str, tf_threads: int) -> None:
-    """One end-to-end run of ``name``'s framework in this fresh process; its parts as JSON on stdout."""
+def child(kind: str, name: str, tf_threads: int, rounds: int) -> None:
+    """One run of ``kind``'s rows with ``name``'s framework in this fresh process, as JSON on stdout (the names
+    the end-to-end program uses resolved before its clock starts: lazily imported modules are imports, not
+    the workload)."""
     tf, config = load_framework(name, tf_threads)
+    if kind == "draws":
+        print(json.dumps(draws(tf, config, rounds)))
+        return
     for used in ("Graph", "set_random_seed", "Variable", "random_normal", "global_variables_initializer",
                  "Session"):
         getattr(tf, used)
@@ -157,20 +154,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="timed draws per row (fewer at 10M)")
     parser.add_argument("--tf-threads", type=int, default=0, help="TF's intra-op threads (0: TF's default)")
     parser.add_argument("--no-tf", action="store_true", help="time only this emulator")
-    parser.add_argument("--end-to-end-child", choices=("ours", "tensorflow"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("end-to-end", "draws"), help=argparse.SUPPRESS)
+    parser.add_argument("--framework", choices=("ours", "tensorflow"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.end_to_end_child:
-        end_to_end_child(args.end_to_end_child, args.tf_threads)
+    if args.child:
+        child(args.child, args.framework, args.tf_threads, args.rounds)
         return
     names = ["ours"]
     if not args.no_tf and not have_tensorflow():
         print(NO_TENSORFLOW)
     elif not args.no_tf:
         names.append("tensorflow")
-    # The variables first, each run a program of its own (no Box-Muller tables yet).
-    results = end_to_end(names, args.tf_threads)
-    implementations = {name: load_framework(name, args.tf_threads) for name in names}
-    for name, rows in draws(implementations, args.rounds).items():
+    results = in_children("end-to-end", names, args.tf_threads, args.rounds)
+    for name, rows in in_children("draws", names, args.tf_threads, args.rounds).items():
         results[name].update(rows)
     ours, theirs = results["ours"], results.get("tensorflow", {})
     print(f"{os.cpu_count()} cores; TensorFlow intra-op threads: {args.tf_threads or 'default (all cores)'}")
