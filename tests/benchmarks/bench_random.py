@@ -10,9 +10,10 @@ TensorFlow shards a draw over its intra-op threads (all cores by default); ours 
 blocks or more (32,768 floats) in two shards, the second on a worker thread, and numexpr (float32 normals'
 logf, sinf, cosf before the tables exist) runs on its own two threads.  ``--tf-threads 1`` shows
 TensorFlow on one core.  Each framework runs in fresh processes of its own, three alternating runs of each
-(medians): in one process TensorFlow's intra-op threads spin on after each of its ops and slowed the next
-draw of ours (uniform 10M: 62 ms interleaved with TF's draws, 25 ms alone).  On a shared machine compare the
-ratios of one run, and note its load (``uptime``).
+(medians), so neither framework's threads or allocations weigh on the other's draws.  A row times a draw's
+first calls after one warm-up: ours is slower there than later in a process (uniform 10M, idle: 57 ms over
+its first four calls, 23 ms after them; TF 22 ms).  On a shared machine compare the ratios of one run, and
+note its load (``uptime``).
 """
 
 from __future__ import annotations
