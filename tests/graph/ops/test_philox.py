@@ -29,6 +29,17 @@ def test_philox_known_answer():
     np.testing.assert_array_equal(generator.blocks(0, 1)[0], [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8])
 
 
+@pytest.mark.parametrize("blocks", [1, 1023, 1024, 1025, 70_000])  # small draws (random_raw) and pieces
+def test_consecutive_words_equal_the_rounds(blocks):
+    generator = philox.Philox(7, 11)
+    by_rounds = np.stack(generator.blocks_by_word(np.arange(5, 5 + blocks, dtype=np.uint64)), axis=-1).reshape(-1)
+    np.testing.assert_array_equal(generator.words(5, blocks), by_rounds)
+    take = generator.stream(5)  # a stream's small and large takes continue one another
+    np.testing.assert_array_equal(np.concatenate([take(3), take(blocks), take(1)]),
+                                  np.stack(generator.blocks_by_word(np.arange(5, 9 + blocks, dtype=np.uint64)),
+                                           axis=-1).reshape(-1))
+
+
 def test_reserve_and_counter_carry():
     generator = philox.Philox(1, 5)
     generator.counter = (5 << 64) | (2**64 - 2)  # two blocks before the low 64 bits wrap
