@@ -14,10 +14,11 @@ direct product to float32 rounding (computed in complex64 for float32, complex12
 layers it is used for its error is below im2col's, whose sums run over R*S*C terms in float32).
 
 Opt-in (``TF1_SAVER_SPECTRAL_CONV=1``), as TensorFlow's ``TF_ENABLE_ONEDNN_OPTS`` changes its own
-numerics: im2col sums in the order TF's Eigen kernel does, and training decisions that hang on the
-last bit (a ReLU at zero, a max-pool near-tie) then fall as TF's do.  The DFT's sums, though more exact,
-round differently: tests/programs' MNIST convolutional model prints a loss of 6.521 after two steps
-where TF and im2col print 6.524 (an exact complex128 transform prints 6.521 too).
+numerics.  im2col's rounding stays close to TF's Eigen kernel (both multiply the same window columns by
+the filter); the DFT's sums, as exact, round differently, and a training decision that hangs on the last
+bits (presumably a ReLU at zero or a max-pool near-tie) can then fall the other way: tests/programs' MNIST
+convolutional model prints a loss of 6.521 after two steps where TF and im2col print 6.524 (an exact
+complex128 transform prints 6.521 too).
 """
 
 from __future__ import annotations
