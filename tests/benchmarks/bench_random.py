@@ -10,9 +10,9 @@ TensorFlow shards a draw over its intra-op threads (all cores by default); ours 
 blocks or more (32,768 floats) in two shards, the second on a worker thread, and numexpr (float32 normals'
 logf, sinf, cosf before the tables exist) runs on its own two threads.  ``--tf-threads 1`` shows
 TensorFlow on one core.  Each framework runs in fresh processes of its own, three alternating runs of each
-(medians), so neither framework's threads or allocations weigh on the other's draws.  A row times a draw's
-first calls after one warm-up: ours is slower there than later in a process (uniform 10M, idle: 57 ms over
-its first four calls, 23 ms after them; TF 22 ms).  On a shared machine compare the ratios of one run, and
+(medians), so neither framework's threads or allocations weigh on the other's draws.  A row times the steady
+state, after five warm-up calls: a 10M draw of ours is slower over its first few calls in a process (uniform,
+idle: 35-65 ms over the first four, then 22.5 ms; TF 22 ms after its first).  On a shared machine compare the ratios of one run, and
 note its load (``uptime``).
 """
 
@@ -39,12 +39,16 @@ from _common import NO_TENSORFLOW, RATIO_LEGEND, have_tensorflow, ratio  # noqa:
 # process builds them once its direct-path draws have cost about as much; see graph/ops/box_muller_tables.py).
 SIZES = {"784x256": [784, 256], "10M": [10_000_000], "784x256 (after 10M)": [784, 256]}
 VARIABLES = 1000
+# A 10M draw of ours is slow over its first few calls in a process (uniform, idle: 35-65 ms over the first
+# four, then 22.5 ms steady; the cause is not pinned down), TF's after its first: rows time the steady state.
+WARM_UP_CALLS = 5
 SHUFFLE_ROWS = 1_000_000
 
 
 def median_seconds(function, rounds: int) -> float:
-    """Median seconds of ``function()`` over ``rounds`` calls, after one warm-up call."""
-    function()
+    """Median seconds of ``function()`` over ``rounds`` calls, after `WARM_UP_CALLS` warm-up calls."""
+    for _ in range(WARM_UP_CALLS):
+        function()
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
