@@ -51,10 +51,11 @@ def padded(image: np.ndarray, rows, cols, ksize, strides, fill=0) -> np.ndarray:
                           (0, 0)), constant_values=fill)
 
 
-def window_max(image: np.ndarray, rows, cols, ksize, strides) -> np.ndarray:
-    """The max of each window, NaN skipped and never below the dtype's lowest finite value (TF's MaxPool)."""
+def window_max(image: np.ndarray, rows, cols, ksize, strides, out: np.ndarray | None = None) -> np.ndarray:
+    """The max of each window, NaN skipped and never below the dtype's lowest finite value (TF's MaxPool),
+    into ``out`` when given."""
     source = padded(image, rows, cols, ksize, strides, lowest(image.dtype))
-    best = np.fmax(source[tap_slices(rows, cols, strides, 0, 0)], lowest(image.dtype))
+    best = np.fmax(source[tap_slices(rows, cols, strides, 0, 0)], lowest(image.dtype), out=out)
     for k in range(1, ksize[0] * ksize[1]):
         np.fmax(best, source[tap_slices(rows, cols, strides, k // ksize[1], k % ksize[1])], out=best)
     return best

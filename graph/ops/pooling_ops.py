@@ -113,16 +113,13 @@ def _compute_max_pool(ctx, op, inputs):
     data_format = data_format_of(op)
     image = conv_util.to_nhwc(np.asarray(inputs[0]), data_format)
     _, rows, cols, ksize, strides = _geometry(op, image.shape)
-    shares = _batch_shares(image)
-    if len(shares) == 1:
-        return conv_util.from_nhwc(pooling_max.window_max(image, rows, cols, ksize, strides), data_format)
-    pooled = [None] * len(shares)
+    pooled = np.empty((image.shape[0], rows.out, cols.out, image.shape[3]), image.dtype)
 
-    def share(index: int) -> None:  # images are independent: the intra-op pool takes a share each
-        pooled[index] = pooling_max.window_max(image[shares[index]], rows, cols, ksize, strides)
+    def share(images: slice) -> None:  # images are independent: the intra-op pool takes a share each
+        pooling_max.window_max(image[images], rows, cols, ksize, strides, out=pooled[images])
 
-    intra_op.run_parts([lambda index=index: share(index) for index in range(len(shares))])
-    return conv_util.from_nhwc(np.concatenate(pooled), data_format)
+    intra_op.run_parts([lambda images=images: share(images) for images in _batch_shares(image)])
+    return conv_util.from_nhwc(pooled, data_format)
 
 
 def data_format_of(op) -> bytes:

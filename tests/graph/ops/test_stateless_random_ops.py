@@ -22,7 +22,6 @@ def _build(tf):
             tf.random.stateless_uniform([1000], seed=seed, dtype=tf.bfloat16)]
 
 
-@pytest.mark.tf
 def _assert_same_graphs_and_draws(tf1, build) -> None:
     """``build``'s graphs equal in ours and TF, and their draws (seed fed) equal bit for bit."""
     (ours, our_outputs), (theirs, their_outputs) = assert_same_graph_v1(tf1, build)
@@ -37,6 +36,7 @@ def _assert_same_graphs_and_draws(tf1, build) -> None:
         np.testing.assert_array_equal(mine, real, err_msg=f"output {index}")
 
 
+@pytest.mark.tf
 def test_graphs_and_draws_match_tensorflow_bit_for_bit(tf1):
     _assert_same_graphs_and_draws(tf1, _build)
 
