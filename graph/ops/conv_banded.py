@@ -21,7 +21,7 @@ import threading
 import numpy as np
 
 from graph.ops import intra_op
-from graph.ops.conv_util import Window, windows
+from graph.ops.conv_util import Window, batch_chunks, windows
 
 __all__ = ["tap_bands", "correlate", "correlate_filter_grad"]
 
@@ -65,12 +65,9 @@ def _blocks(image: np.ndarray, rows: Window, cols: Window, taps: tuple[int, int]
 
 
 def _image_chunks(view: np.ndarray, pieces: int = 1) -> list[tuple[int, int]]:
-    """(start, stop) over the batch of a windows ``view``: chunks of about `_COLUMN_BYTES` of columns, and at
-    least ``pieces`` of them when the batch has that many images."""
-    n = view.shape[0]
-    per_image = max(1, int(np.prod(view.shape[1:])) * view.itemsize)  # view[0] does not exist for an empty batch
-    chunk = max(1, min(n, _COLUMN_BYTES // per_image, -(-n // pieces)))
-    return [(start, min(start + chunk, n)) for start in range(0, n, chunk)]
+    """`conv_util.batch_chunks` over the batch of a windows ``view``, of `_COLUMN_BYTES` of columns."""
+    per_image = int(np.prod(view.shape[1:])) * view.itemsize  # view[0] does not exist for an empty batch
+    return batch_chunks(view.shape[0], per_image, _COLUMN_BYTES, pieces)
 
 
 def _columns(view: np.ndarray, start: int, stop: int) -> np.ndarray:
@@ -118,7 +115,7 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
         per_image = (r1 - r0) * (c1 - c0)
         cost = per_image * matrix.size
         whole = (r1 - r0, c1 - c0) == shape[1:3]  # one block: its product rows are the output's, in place
-        chunks = _image_chunks(view, intra_op.workers() if intra_op.worth_splitting(shape[0] * cost) else 1)
+        chunks = _image_chunks(view, intra_op.pieces_for(shape[0] * cost))
 
         def task(view=view, matrix=matrix, start=0, stop=0, block=(r0, r1, c0, c1), whole=whole,
                  per_image=per_image):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.ops import intra_op
-from graph.ops.conv_util import Window
+from graph.ops.conv_util import Window, batch_chunks
 
 __all__ = ["correlate", "filter_grad", "input_grad"]
 
@@ -44,17 +44,10 @@ def _planes(image: np.ndarray, rows: Window, cols: Window, taps, strides, dilati
     return planes
 
 
-def _pieces(multiply_adds: int) -> int:
-    """How many threads of the intra-op pool a product of ``multiply_adds`` is worth."""
-    return intra_op.workers() if intra_op.worth_splitting(multiply_adds) else 1
-
-
 def _chunks(n: int, per_image_bytes: int, pieces: int = 1) -> list[tuple[int, int]]:
-    """(start, stop) over the batch: chunks of about `_COLUMN_BYTES`, and at least ``pieces`` of them when the
-    batch has that many images (the filter gradient, which sums one product per chunk, asks for one: its
-    chunks, hence its result, do not depend on the cores)."""
-    step = max(1, min(n, _COLUMN_BYTES // max(1, per_image_bytes), -(-n // pieces)))
-    return [(start, min(start + step, n)) for start in range(0, n, step)]
+    """`conv_util.batch_chunks` of `_COLUMN_BYTES` (the filter gradient, which sums one product per chunk, asks
+    for one piece: its chunks, hence its result, do not depend on the cores)."""
+    return batch_chunks(n, per_image_bytes, _COLUMN_BYTES, pieces)
 
 
 def _shares(chunks: list, pieces: int) -> list[list]:
@@ -90,7 +83,7 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
     positions = rows.out * cols.out
     out = np.empty((image.shape[0] * positions, out_depth), np.result_type(image.dtype, filters.dtype))
     planes = _planes(image, rows, cols, taps, strides, dilations)
-    pieces = _pieces(out.size * matrix.shape[0])
+    pieces = intra_op.pieces_for(out.size * matrix.shape[0])
     chunks = _chunks(image.shape[0], matrix.shape[0] * positions * planes.itemsize, pieces)
 
     def product(start, stop, columns):
@@ -111,7 +104,7 @@ def filter_grad(image: np.ndarray, grads: np.ndarray, rows: Window, cols: Window
     planes = _planes(image, rows, cols, taps, strides, dilations)
     chunks = _chunks(image.shape[0], total.shape[0] * positions * planes.itemsize)
     products: dict = {}
-    pieces = _pieces(flat.size * total.shape[0])
+    pieces = intra_op.pieces_for(flat.size * total.shape[0])
     # Several chunks run on the pool's threads; a single one splits its product instead.
     multiply = np.matmul if len(chunks) > 1 else intra_op.matmul
 
@@ -138,7 +131,7 @@ def input_grad(grads: np.ndarray, filters: np.ndarray, shape, rows: Window, cols
     dtype = np.result_type(grads.dtype, filters.dtype)
     planes = np.zeros((depth, n, _padded_extent(height, rows, taps[0], strides[0], dilations[0]),
                        _padded_extent(width, cols, taps[1], strides[1], dilations[1])), dtype)
-    pieces = _pieces(flat.size * matrix.shape[0])
+    pieces = intra_op.pieces_for(flat.size * matrix.shape[0])
     chunks = _chunks(n, taps[0] * taps[1] * depth * positions * planes.itemsize, pieces)
 
     def scatter(share):

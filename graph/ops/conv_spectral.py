@@ -131,19 +131,6 @@ def _inverse_matrix(positions: int, length: int, offset: int, dtype, scale: floa
     return np.ascontiguousarray(_dft(frequencies, length, positions, offset, 1, dtype, scale, half).T)
 
 
-def _batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``np.matmul`` of two stacks of matrices, the stack split over the intra-op pool (one product per frequency)."""
-    count = a.shape[0]
-    out = np.empty((count, a.shape[1], b.shape[2]), a.dtype)
-    pieces = min(intra_op.workers(), count)
-    if pieces <= 1 or not intra_op.worth_splitting(a.size * b.shape[2]):
-        return np.matmul(a, b, out=out)
-    bounds = [count * k // pieces for k in range(pieces + 1)]
-    intra_op.run_parts([lambda s=slice(lo, hi): np.matmul(a[s], b[s], out=out[s])
-                        for lo, hi in zip(bounds, bounds[1:])])
-    return out
-
-
 def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window) -> np.ndarray:
     """``[N, rows.out, cols.out, K]``: the unit-stride correlation Conv2D computes, by DFT."""
     complex_dtype = _COMPLEX[image.dtype]
@@ -151,7 +138,7 @@ def correlate(image: np.ndarray, filters: np.ndarray, rows: Window, cols: Window
     lengths = (_length(image.shape[1], rows.out, taps[0], rows.pad_before),
                _length(image.shape[2], cols.out, taps[1], cols.pad_before))
     offsets = (rows.pad_before, cols.pad_before)
-    products = _batched_matmul(_spectrum(image, lengths, -1, complex_dtype),
+    products = intra_op.matmul(_spectrum(image, lengths, -1, complex_dtype),
                                _filter_spectrum(filters, lengths, offsets, complex_dtype))  # [Q, N, K]
     half = lengths[1] // 2 + 1
     out = _real_inverse(products.reshape((lengths[0], half) + products.shape[1:]), lengths, (rows.out, cols.out),
@@ -166,7 +153,7 @@ def filter_grad(image: np.ndarray, out_backprop: np.ndarray, rows: Window, cols:
     lengths = (_length(image.shape[1], rows.out, taps[0], rows.pad_before),
                _length(image.shape[2], cols.out, taps[1], cols.pad_before))
     # The gradient's spectrum with the conjugate kernel is the conjugate of its spectrum (a real signal).
-    products = _batched_matmul(_spectrum(image, lengths, -1, complex_dtype).transpose(0, 2, 1),
+    products = intra_op.matmul(_spectrum(image, lengths, -1, complex_dtype).transpose(0, 2, 1),
                                _spectrum(out_backprop, lengths, 1, complex_dtype))  # [Q, C, K]
     half = lengths[1] // 2 + 1
     grad = _real_inverse(products.reshape((lengths[0], half) + products.shape[1:]), lengths, tuple(taps),

@@ -21,7 +21,7 @@ from graph.base.shapes import Dimension, TensorShape
 
 __all__ = ["Window", "node", "format_bytes", "window_geometry", "sequence_attr", "padding_attrs", "spatial_attrs",
            "check_explicit_paddings", "explicit_pairs", "infer_window", "nhwc_dims", "shape_in_format", "to_nhwc",
-           "from_nhwc", "pad_nhwc",
+           "from_nhwc", "pad_nhwc", "batch_chunks",
            "windows", "add_windows", "accumulate_taps", "check_rank4", "sizes_argument", "kernel_geometry",
            "get_sequence"]
 
@@ -169,6 +169,13 @@ def to_nhwc(value: np.ndarray, data_format: bytes) -> np.ndarray:
 def from_nhwc(value: np.ndarray, data_format: bytes) -> np.ndarray:
     """An NHWC result in ``data_format`` order (contiguous)."""
     return np.ascontiguousarray(value.transpose(0, 3, 1, 2)) if data_format == b"NCHW" else value
+
+
+def batch_chunks(n: int, per_image_bytes: int, budget_bytes: int, pieces: int = 1) -> list[tuple[int, int]]:
+    """(start, stop) over a batch of ``n`` images: chunks whose im2col columns take about ``budget_bytes`` (they
+    stay in cache), and at least ``pieces`` of them when the batch has that many images."""
+    step = max(1, min(n, budget_bytes // max(1, per_image_bytes), -(-n // pieces)))
+    return [(start, min(start + step, n)) for start in range(0, n, step)]
 
 
 def pad_nhwc(value: np.ndarray, rows: Window, cols: Window, fill=0) -> np.ndarray:

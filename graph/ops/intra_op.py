@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["workers", "run_parts", "blas_pinned", "blas_threads", "worth_splitting", "matmul"]
+__all__ = ["workers", "run_parts", "blas_pinned", "blas_threads", "worth_splitting", "pieces_for", "matmul"]
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -185,26 +185,40 @@ def worth_splitting(multiply_adds: int) -> bool:
     return _CORES > 1 and multiply_adds >= _SPLIT_FLOPS
 
 
+def pieces_for(multiply_adds: int) -> int:
+    """How many pieces a product of ``multiply_adds`` is worth: one per core, or one when too small to split."""
+    return workers() if worth_splitting(multiply_adds) else 1
+
+
 def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """``np.matmul(a, b)`` of two 2-D arrays, its rows (or columns, when those are more) split over the pool.
+    """``np.matmul(a, b)`` split over the pool: two 2-D arrays by rows (or columns, when those are more), two
+    stacks of matrices (3-D, one product per layer) by layers.
 
     Each element is one BLAS dot product over the whole inner dimension, as in one call, so the result
     is bit for bit numpy's.
     """
-    if a.ndim != 2 or b.ndim != 2 or a.dtype.kind not in "fc" or a.dtype != b.dtype:
+    if a.ndim != b.ndim or a.ndim not in (2, 3) or a.dtype.kind not in "fc" or a.dtype != b.dtype:
         return np.matmul(a, b, out=out)
-    rows, inner = a.shape
-    cols = b.shape[1]
-    pieces = min(workers(), max(rows, cols) // _MIN_SPAN)
-    if pieces <= 1 or not worth_splitting(rows * inner * cols):
+    rows, inner = a.shape[-2:]
+    cols = b.shape[-1]
+    if a.ndim == 3:  # a stack: its layers are the pieces
+        layers = a.shape[0]
+        pieces = min(workers(), layers) if b.shape[0] == layers else 1
+        multiply_adds = layers * rows * inner * cols
+    else:
+        pieces = min(workers(), max(rows, cols) // _MIN_SPAN)
+        multiply_adds = rows * inner * cols
+    if pieces <= 1 or not worth_splitting(multiply_adds):
         return np.matmul(a, b, out=out)
     if out is None:
-        out = np.empty((rows, cols), a.dtype)
-    if rows >= cols:
-        bounds = [rows * k // pieces for k in range(pieces + 1)]
+        out = np.empty(a.shape[:-1] + (cols,), a.dtype)
+    span = a.shape[0] if a.ndim == 3 or rows >= cols else cols
+    bounds = [span * k // pieces for k in range(pieces + 1)]
+    if a.ndim == 3:
+        parts = [lambda s=slice(lo, hi): np.matmul(a[s], b[s], out=out[s]) for lo, hi in zip(bounds, bounds[1:])]
+    elif rows >= cols:
         parts = [lambda s=slice(lo, hi): np.matmul(a[s], b, out=out[s]) for lo, hi in zip(bounds, bounds[1:])]
     else:
-        bounds = [cols * k // pieces for k in range(pieces + 1)]
         parts = [lambda s=slice(lo, hi): np.matmul(a, b[:, s], out=out[:, s]) for lo, hi in zip(bounds, bounds[1:])]
     run_parts(parts)
     return out

@@ -63,6 +63,17 @@ def test_matmul_equals_numpy_bit_for_bit(shape_a, shape_b, transpose_a):
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_matmul_of_stacks_splits_by_layer_and_equals_numpy_bit_for_bit(dtype):
+    a = (_f32(144, 50, 32) + (1j * _f32(144, 50, 32) if dtype == np.complex64 else 0)).astype(dtype)
+    b = (_f32(144, 32, 64) + (1j * _f32(144, 32, 64) if dtype == np.complex64 else 0)).astype(dtype)
+    with intra_op.blas_pinned():
+        expected = np.matmul(a, b)
+        got = intra_op.matmul(a, b)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_matmul_of_integers_and_mixed_dtypes_is_numpys():
     a, b = RNG.integers(-9, 9, (64, 300)), RNG.integers(-9, 9, (300, 64))
     np.testing.assert_array_equal(intra_op.matmul(a, b), a @ b)
