@@ -231,9 +231,9 @@ def _box_muller_into(tables, x0: np.ndarray, x1: np.ndarray, sine_out: np.ndarra
         return
     u, angle, radius = (_SCRATCH.get(name, np.float32, size) for name in ("pair_u", "pair_angle", "pair_radius"))
     _uniform_angle_into(x0, x1, u, angle)
-    random_numexpr.radius_into(u, radius)
     shape = sine_out.shape
-    random_numexpr.products_into(angle.reshape(shape), radius.reshape(shape), sine_out, cosine_out)
+    random_numexpr.box_muller_into(u.reshape(shape), angle.reshape(shape), radius.reshape(shape), sine_out,
+                                   cosine_out)
 
 
 def _through_numexpr(pairs: int) -> bool:
@@ -268,8 +268,7 @@ def _normal_float32(generator: Philox, size: int) -> np.ndarray:
                 _uniform_angle_into(piece[0::2], piece[1::2], u[2 * low:2 * high], angle[2 * low:2 * high])
         _sharded(stop - start, run)
         pairs = 2 * (stop - start)
-        random_numexpr.radius_into(u[:pairs], radius[:pairs])
-        random_numexpr.products_into(angle[:pairs], radius[:pairs], out[0::2], out[1::2])
+        random_numexpr.box_muller_into(u[:pairs], angle[:pairs], radius[:pairs], out[0::2], out[1::2])
     return result[:size]
 
 
@@ -421,7 +420,7 @@ def _first_candidates_float32(generator: Philox, groups: int, blocks_per_group: 
                     _uniform_angle_into(even[row], odd[row], u[row, low:high], angle[row, low:high])
         _sharded(count, run)
         rows = result[start:stop]
-        random_numexpr.radius_into(u[:, :count], radius[:, :count])
         # Pair (c0, c1) gives outputs 0 and 1 of its group, (c2, c3) outputs 2 and 3.
-        random_numexpr.products_into(angle[:, :count], radius[:, :count], rows[:, 0::2].T, rows[:, 1::2].T)
+        random_numexpr.box_muller_into(u[:, :count], angle[:, :count], radius[:, :count], rows[:, 0::2].T,
+                                       rows[:, 1::2].T)
         keep_first(rows, start)

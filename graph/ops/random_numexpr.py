@@ -26,7 +26,7 @@ try:
 except ImportError:  # a core dependency, but an installation without it still draws TF's bits (emulation)
     numexpr = None
 
-__all__ = ["ENVIRONMENT_VARIABLE", "enabled", "self_check", "radius_into", "products_into", "angle_into",
+__all__ = ["ENVIRONMENT_VARIABLE", "enabled", "self_check", "radius_into", "box_muller_into", "angle_into",
            "sincos_into"]
 
 ENVIRONMENT_VARIABLE = "TF1_SAVER_RANDOM_NUMEXPR"  # "0" (or "off", "false", "no"): always the emulation
@@ -85,9 +85,8 @@ def self_check() -> str | None:
     log_ours = libm.logf(floored)
     sine_ours, cosine_ours = libm.sincosf(angle)
     radius_ours = np.sqrt(np.float32(-2.0) * log_ours)
-    radius = radius_into(u, np.empty_like(u))
-    sine, cosine = np.empty_like(u), np.empty_like(u)
-    products_into(angle, radius, sine, cosine)
+    radius, sine, cosine = np.empty_like(u), np.empty_like(u), np.empty_like(u)
+    box_muller_into(u, angle, radius, sine, cosine)
     sine_alone, cosine_alone = np.empty_like(u), np.empty_like(u)
     sincos_into(angle, sine_alone, cosine_alone)
     compared = {
@@ -119,9 +118,12 @@ def radius_into(u: np.ndarray, out: np.ndarray) -> np.ndarray:
     return out
 
 
-def products_into(angle: np.ndarray, radius: np.ndarray, sine_out: np.ndarray, cosine_out: np.ndarray) -> None:
-    """``sinf(angle) * radius`` into ``sine_out`` and ``cosf(angle) * radius`` into ``cosine_out`` (float32, any
+def box_muller_into(u: np.ndarray, angle: np.ndarray, radius: np.ndarray, sine_out: np.ndarray,
+                    cosine_out: np.ndarray) -> None:
+    """BoxMullerFloat from its inputs ``u`` and ``angle``: the radius into ``radius`` (`radius_into`), then
+    ``sinf(angle) * radius`` into ``sine_out`` and ``cosf(angle) * radius`` into ``cosine_out`` (float32, any
     strides, all of one shape)."""
+    radius_into(u, radius)
     names = {"v": angle, "r": radius}
     numexpr.evaluate("sin(v) * r", local_dict=names, out=sine_out, casting="same_kind")
     numexpr.evaluate("cos(v) * r", local_dict=names, out=cosine_out, casting="same_kind")
