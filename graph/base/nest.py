@@ -7,9 +7,10 @@ same keys flatten alike whatever their insertion order.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-__all__ = ["flatten", "map_structure", "pack_sequence_as", "structure_signature", "same_structure_message"]
+__all__ = ["flatten", "map_structure", "pack_sequence_as", "structure_signature", "same_structure_message",
+           "is_nested", "assert_same_structure"]
 
 
 def flatten(structure) -> list:
@@ -68,28 +69,75 @@ def _dots(structure):
     return _Dot()
 
 
-def _length_mismatch(first, second):
-    """The first pair of matching sequences (walked in order) whose lengths differ, or None."""
-    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
-        if len(first) != len(second):
-            return first, second
-        for part_first, part_second in zip(first, second):
-            found = _length_mismatch(part_first, part_second)
-            if found is not None:
-                return found
+def _described(value) -> str:
+    return f"type={type(value).__name__} str={value!r}"
+
+
+def _is_namedtuple(value) -> bool:
+    return isinstance(value, tuple) and hasattr(value, "_fields")
+
+
+def _first_difference(first, second, check_types: bool) -> tuple[type, str] | None:
+    """Where two structures first differ, walked as TF's AssertSameStructureHelper: (the error class, TF's
+    "More specifically" text), or None when they match."""
+    nested_first, nested_second = is_nested(first), is_nested(second)
+    if nested_first != nested_second:
+        sequence, leaf = (first, second) if nested_first else (second, first)
+        return ValueError, (f'Substructure "{_described(sequence)}" is a sequence, while substructure '
+                            f'"{_described(leaf)}" is not')
+    if not nested_first:
+        return None
+    if check_types:
+        same_namedtuple = (_is_namedtuple(first) and _is_namedtuple(second) and type(first).__name__ ==
+                           type(second).__name__ and first._fields == second._fields)
+        mappings = isinstance(first, Mapping) and isinstance(second, Mapping)
+        if type(first) is not type(second) and not same_namedtuple and not mappings:
+            return TypeError, (f"The two namedtuples don't have the same sequence type. First structure "
+                               f"{_described(first)} has type {type(first).__name__}, while second structure "
+                               f"{_described(second)} has type {type(second).__name__}")
+        if mappings and set(first) != set(second):
+            return ValueError, (f"The two dictionaries don't have the same set of keys. First structure has keys "
+                                f"{_described(list(first))}, while second structure has keys {_described(list(second))}")
+    if len(first) != len(second):
+        return ValueError, (f"The two structures don't have the same number of elements. First structure: "
+                            f"{_described(first)}. Second structure: {_described(second)}")
+    for part_first, part_second in zip(_children(first), _children(second)):
+        found = _first_difference(part_first, part_second, check_types)
+        if found is not None:
+            return found
     return None
 
 
-def same_structure_message(first, second) -> str:
-    """TF's assert_same_structure message for ``first`` and ``second`` (with where their lengths differ)."""
-    message = ("The two structures don't have the same nested structure.\n\nFirst structure: "
-               f"type={type(first).__name__} str={first!r}\n\nSecond structure: "
-               f"type={type(second).__name__} str={second!r}")
-    mismatch = _length_mismatch(first, second)
-    if mismatch is not None:
-        a, b = mismatch
-        message += ("\n\nMore specifically: The two structures don't have the same number of elements. First "
-                    f"structure: type={type(a).__name__} str={a!r}. Second structure: type={type(b).__name__} "
-                    f"str={b!r}\nEntire first structure:\n{_dots(first)!r}\nEntire second structure:\n"
-                    f"{_dots(second)!r}")
-    return message
+def _children(structure) -> list:
+    return [structure[key] for key in sorted(structure)] if isinstance(structure, Mapping) else list(structure)
+
+
+def _message(first, second, detail: str) -> str:
+    return (f"The two structures don't have the same nested structure.\n\nFirst structure: {_described(first)}"
+            f"\n\nSecond structure: {_described(second)}\n\nMore specifically: {detail}\nEntire first structure:\n"
+            f"{_dots(first)!r}\nEntire second structure:\n{_dots(second)!r}")
+
+
+def same_structure_message(first, second, check_types: bool = False) -> str:
+    """TF's assert_same_structure message for ``first`` and ``second`` (which differ)."""
+    found = _first_difference(first, second, check_types)
+    return _message(first, second, found[1] if found else "")
+
+
+def is_nested(seq) -> bool:
+    """True for what nest walks into: lists, tuples (namedtuples too) and mappings; False for leaves (strings too)."""
+    return isinstance(seq, (list, tuple, Mapping))
+
+
+def assert_same_structure(nest1, nest2, check_types: bool = True, expand_composites: bool = False) -> None:
+    """Raises unless ``nest1`` and ``nest2`` nest alike: the same sequences at the same places with the same lengths,
+    and with ``check_types`` the same sequence types and dict keys (namedtuples of one name and fields match).
+
+    Raises:
+        ValueError: if the nesting or the lengths differ; TypeError: if, with ``check_types``, the types do.
+    """
+    del expand_composites  # composite tensors are leaves here
+    found = _first_difference(nest1, nest2, check_types)
+    if found is not None:
+        error_class, detail = found
+        raise error_class(_message(nest1, nest2, detail))

@@ -93,6 +93,7 @@ for _name in ("builder", "loader", "utils", "signature_def_utils", "signature_co
                                                     frozenset(("simple_save",)))
 _train_queue_runner = _Namespace("train.queue_runner", "graph.train.queue_runner", {},
                                  frozenset(("QueueRunnerDef",)))  # tf.train.queue_runner
+_io_gfile = _Namespace("io.gfile", "graph.platform.gfile_v2", {})  # tf.io.gfile: TF2's spelling of tf.gfile
 _data_experimental = _Namespace("data.experimental", "graph.data.experimental", {  # tf.data.experimental
     "make_saveable_from_iterator": "saver.graph_ops.iterator_saveable:make_saveable_from_iterator"})
 
@@ -114,6 +115,24 @@ def executing_eagerly() -> bool:
     return False
 
 
+def executing_eagerly_outside_functions() -> bool:
+    """Always False: graph mode only."""
+    return False
+
+
+def disable_control_flow_v2() -> None:
+    """Accepted for TF1 scripts; this emulator's control flow is TF1's (Switch/Merge, Enter/Exit frames)."""
+
+
+def control_flow_v2_enabled() -> bool:
+    """Always False: ``tf.cond`` and ``tf.while_loop`` build TF1's control flow ops."""
+    return False
+
+
+def disable_tensor_equality() -> None:
+    """Accepted for TF1 scripts; ``==`` on tensors already compares identity, as TF1's."""
+
+
 def __getattr__(name: str):
     if name in _TOP_LEVEL_ALIASES:
         value = _resolve(_TOP_LEVEL_ALIASES[name])
@@ -131,7 +150,8 @@ def __getattr__(name: str):
 
 # This module's own tf names (the rest of its globals are imports and helpers).
 _OWN_NAMES = ("disable_eager_execution", "disable_v2_behavior", "disable_v2_tensorshape",
-              "executing_eagerly")
+              "executing_eagerly", "executing_eagerly_outside_functions", "disable_control_flow_v2",
+              "control_flow_v2_enabled", "disable_tensor_equality")
 
 
 def __dir__():

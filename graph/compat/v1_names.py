@@ -41,6 +41,7 @@ TOP_LEVEL_MODULES = (
 
 # Names in those modules' __all__ that tensorflow.compat.v1 does not have at its top level.
 NOT_TOP_LEVEL = frozenset((
+    "extract_patches",  # tf.image only
     # tf.initializers only
     "Identity", "identity_initializer", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform",
     # graph internals and emulator helpers

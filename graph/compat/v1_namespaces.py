@@ -42,6 +42,7 @@ NAMESPACES = {
         "transpose": "graph.ops.image_ops:transpose_image",
         "resize": "graph.ops.image_resize_ops:resize_images",
         "extract_image_patches": "graph.ops.image_patches_ops:extract_image_patches",
+        "extract_patches": "graph.ops.image_patches_ops:extract_patches",
     }, frozenset(("saturate_cast", "resize_bilinear_grad", "resize_nearest_neighbor_grad", "resize_bicubic_grad",
                   "crop_and_resize_grad_image", "crop_and_resize_grad_boxes"))),
     "data": (("graph.data.dataset_ops", "graph.data.iterator_ops"),
@@ -55,6 +56,7 @@ NAMESPACES = {
         **{name: "graph.ops.string_ops:" + name for name in ("decode_base64", "encode_base64")},
         **{name: "graph.ops.queue_ops:" + name for name in ("QueueBase", "PaddingFIFOQueue", "RandomShuffleQueue")},
         "match_filenames_once": "graph.data.matching_files:match_filenames_once",
+        "gfile": "graph.compat.v1:_io_gfile",
         **{name: "graph.platform.tfrecord_io:" + name for name in (
             "TFRecordWriter", "TFRecordOptions", "TFRecordCompressionType", "tf_record_iterator")}},
            frozenset(("example_features",))),
@@ -143,6 +145,13 @@ NAMESPACES = {
                frozenset()),  # tf.compat.v1.Session in TF1 code
     "errors": ("graph.errors", {}, frozenset()),
     "nest": ("graph.base.nest", {}, frozenset(("structure_signature", "same_structure_message"))),
+    # tf.manip: TF 1.x's short-lived namespace of array manipulations, kept by compat.v1.
+    "manip": (None, {name: "graph.compat.v1:" + name for name in (
+        "batch_to_space_nd", "gather_nd", "reshape", "reverse", "roll", "scatter_nd", "space_to_batch_nd", "tile")},
+              frozenset()),
+    "version": (None, {name: "graph.proto.framework:" + name for name in (
+        "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "GRAPH_DEF_VERSION_MIN_PRODUCER", "VERSION",
+        "GIT_VERSION")}, frozenset()),
     "random": ("graph.ops.random_ops", {
         "stateless_uniform": "graph.ops.stateless_random_ops:stateless_random_uniform",
         "stateless_normal": "graph.ops.stateless_random_ops:stateless_random_normal",

@@ -18,7 +18,7 @@ from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor
 from graph.platform.deprecation import deprecated_argument_lookup
 
-__all__ = ["extract_image_patches"]
+__all__ = ["extract_image_patches", "extract_patches"]
 
 _PADDINGS = ("SAME", "VALID")
 
@@ -124,3 +124,8 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
         images = convert_to_tensor(images, name="images")
         return graph.create_op("ExtractImagePatches", [images], name=scope, attrs={
             "T": images.dtype.base_dtype, **attrs, "padding": padding})._outputs[0]
+
+
+def extract_patches(images, sizes, strides, rates, padding, name: str | None = None) -> Tensor:
+    """``tf.image.extract_patches``: TF2's spelling of `extract_image_patches` (the same op, ``sizes`` required)."""
+    return extract_image_patches(images, ksizes=sizes, strides=strides, rates=rates, padding=padding, name=name)

@@ -1,12 +1,21 @@
-"""``tf.compat``'s text helpers: ``as_bytes``, ``as_text``, ``as_str``, ``as_str_any``, ``path_to_str``."""
+"""``tf.compat``'s text helpers (``as_bytes``, ``as_text``, ``as_str``, ``as_str_any``, ``path_to_str``) and number
+type tuples."""
 
 from __future__ import annotations
 
+import numbers
 import os
 
-__all__ = ["as_bytes", "as_text", "as_str", "as_str_any", "path_to_str", "bytes_or_text_types"]
+import numpy as np
+
+__all__ = ["as_bytes", "as_text", "as_str", "as_str_any", "path_to_str", "bytes_or_text_types", "integral_types",
+           "real_types", "complex_types"]
 
 bytes_or_text_types = (bytes, str)
+# What isinstance checks of numbers accept, Python's and numpy's alike (tf.compat's tuples).
+integral_types = (numbers.Integral, np.integer)
+real_types = (numbers.Real, np.integer, np.floating)
+complex_types = (numbers.Complex, np.number)
 
 
 def as_bytes(bytes_or_text, encoding: str = "utf-8") -> bytes:

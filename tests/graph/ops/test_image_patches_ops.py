@@ -18,6 +18,8 @@ def _build(tf):
         tf.extract_image_patches(image, [1, 3, 2, 1], [1, 2, 3, 1], [1, 1, 1, 1], "SAME"),
         tf.image.extract_image_patches(image, sizes=[1, 2, 3, 1], strides=[1, 2, 1, 1], rates=[1, 2, 2, 1],
                                        padding="SAME", name="dilated"),
+        tf.image.extract_patches(image, sizes=[1, 3, 3, 1], strides=[1, 1, 2, 1], rates=[1, 1, 2, 1],
+                                 padding="VALID", name="tf2_spelling"),
         tf.extract_image_patches(tf.constant(IMAGE.astype(np.int32)), [1, 2, 2, 1], [1, 3, 3, 1], [1, 1, 1, 1],
                                  "VALID"),
         tf.space_to_batch(tf.reshape(tf.range(32.0), [2, 4, 4, 1]), [[0, 0], [2, 0]], block_size=2),
