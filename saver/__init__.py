@@ -9,12 +9,12 @@ object-graph reading and ``.meta`` files.  The error classes are TensorFlow's, f
 Layers, bottom to top (each imports only the ones below it, and ``graph``'s public names)::
 
     format/      crc, coding, table, bundle entry/strings/files/writer/reader, merge, V1, messages
-    storage/     state file, CheckpointReader (URLs read from a staged copy), object graph,
-                 npz/safetensors export; remote staging of writes on top
-    graph_ops/   SaveV2/RestoreV2/MergeV2Checkpoints kernels, saveables, the save graph builder
+    storage/     state file, CheckpointReader (URLs read by byte ranges), object graph,
+                 npz/safetensors export; remote writes streamed on top
+    graph_ops/   SaveV2/RestoreV2/MergeV2Checkpoints/LoadAndRemapMatrix kernels, saveables, the save graph builder
     meta_graph.py, meta_graph_import.py   .meta messages and export; reading and import
     saver.py     Saver, import_meta_graph (beside the Saver, as TensorFlow has it)
-    restore/     init_from_checkpoint, partial restores and their report
+    restore/     init_from_checkpoint, warm_start (vocabulary remapping), partial restores and their report
     cli/         the command line (``python -m saver``)
 
 Files are read and written through ``graph.platform.file_io`` (local paths and fsspec URLs, the

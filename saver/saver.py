@@ -27,6 +27,7 @@ from graph.proto.meta_graph import SaverDef
 from graph.runtime import session as session_lib
 from saver import meta_graph, meta_graph_import
 from saver.meta_graph import export_meta_graph  # tf.train.export_meta_graph, here as in TensorFlow
+from saver.format import v1 as v1_format
 from saver.graph_ops import saveable as saveable_lib
 from saver.graph_ops.saver_builder import BaseSaverBuilder, BulkSaverBuilder
 from saver.storage import remote
@@ -235,7 +236,7 @@ class Saver:
             RuntimeError: if the saver was deferred and never built.
         """
         _as_str(save_path)  # TF: compat.as_bytes' TypeError for a path that is not a string, nothing written
-        if file_io.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): staged locally, then uploaded
+        if file_io.is_url(save_path):  # fsspec URLs (memory://, s3:// ...): streamed to the store
             return remote.save(self, sess, save_path, global_step, write_meta_graph, latest_filename=latest_filename,
                                meta_graph_suffix=meta_graph_suffix, write_state=write_state,
                                strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
@@ -244,8 +245,7 @@ class Saver:
         if latest_filename is None:
             latest_filename = "checkpoint"
         if self._write_version != SaverDef.V2:
-            logger.warning("TensorFlow's V1 checkpoint format has been deprecated. Consider switching to the "
-                           "more efficient V2 format: `tf.train.Saver(write_version=tf.train.SaverDef.V2)`")
+            logger.warning(v1_format.DEPRECATION_WARNING)
         if os.path.split(latest_filename)[0]:
             raise ValueError("'latest_filename' must not contain path components")
         save_path = _as_str(save_path)
@@ -308,11 +308,8 @@ class Saver:
             NotFoundError: if a variable is missing from the checkpoint (naming the closest keys).
             InvalidArgumentError: for a shape or dtype mismatch (naming the variable and both shapes).
         """
-        if file_io.is_url(save_path):  # fsspec URLs: a V2 checkpoint read in place by byte ranges, V1 staged
-            in_place = remote.in_place_prefix(save_path)
-            if in_place is None:
-                return remote.restore(self, sess, save_path)
-            save_path = in_place
+        if file_io.is_url(save_path):  # fsspec URLs: V2 and V1 checkpoints read in place by byte ranges
+            save_path = remote.in_place_prefix(save_path)
         if self._is_empty:
             return
         if save_path is None:

@@ -21,7 +21,8 @@ into the destination array, ``CHUNK_SIZE`` at a time, checksumming each chunk wh
 
 At an fsspec URL (:class:`RemoteDataFileReader`, :func:`read_remote_index`) nothing is staged: the
 index is one request, a tensor its ``[offset, offset + size)`` range in ``CHUNK_SIZE`` requests
-(the CRC extended per chunk), a data file's size one metadata request.
+(the CRC extended per chunk), a data file's size one metadata request; a V1 table there is read
+block by block (``RemoteDataFileReader.read`` as table.Table's source).
 """
 
 from __future__ import annotations
@@ -249,15 +250,16 @@ def read_remote_index(index_url: str, prefix: str) -> bytes:
 
 
 class RemoteDataFileReader:
-    """One ``.data`` file at a URL: byte ranges read into caller-owned buffers (DataFileReader's interface)."""
+    """One ``.data`` file (or V1 table) at a URL: byte ranges read into caller-owned buffers (DataFileReader's
+    interface), or as bytes (``read``, a table.Table's source)."""
 
-    def __init__(self, url: str, needed_for: str = ""):
+    def __init__(self, url: str, needed_for: str = "", what: str = "data file"):
         self.name = url
         self._fs, self._path = filesystem(url)
         try:
             self.size = int(self._fs.size(self._path))
         except FileNotFoundError as error:
-            raise NotFoundError(None, None, f"{url}: data file not found{needed_for}") from error
+            raise NotFoundError(None, None, f"{url}: {what} not found{needed_for}") from error
         except OSError as error:
             raise os_error(error, url) from error
         self._open = True
@@ -270,6 +272,20 @@ class RemoteDataFileReader:
     def closed(self) -> bool:
         """True once closed."""
         return not self._open
+
+    def read(self, offset: int, length: int) -> bytes:
+        """The bytes at [offset, offset + length), one request.
+
+        Raises:
+            DataLossError: if the store returns fewer bytes (the file ended first).
+        """
+        try:
+            data = self._fs.cat_file(self._path, start=offset, end=offset + length)
+        except OSError as error:
+            raise os_error(error, self.name) from error
+        if len(data) != length:
+            raise DataLossError(None, None, f"{self.name}: short read at offset {offset} ({len(data)} of {length} bytes)")
+        return data
 
     def read_into(self, offset: int, view: memoryview, key: str, checksum: int | None = 0) -> int:
         """Fills ``view`` from ``offset`` by ranged requests; returns crc32c extended from ``checksum`` over it.

@@ -49,7 +49,7 @@ from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import BundleHeaderProto, Message, VersionDef
 from saver.format.table import TableWriter
 
-__all__ = ["BundleWriter", "write_checkpoint", "write_index", "TENSOR_BUNDLE_VERSION", "HEADER_KEY"]
+__all__ = ["BundleWriter", "write_checkpoint", "write_index", "index_bytes", "TENSOR_BUNDLE_VERSION", "HEADER_KEY"]
 
 TENSOR_BUNDLE_MIN_CONSUMER = 0  # tensor_bundle.h kTensorBundleMinConsumer (0 -> left out)
 _STRING_TYPES = (dtypes.string, dtypes.variant)
@@ -267,17 +267,16 @@ class BundleWriter:
 
     def _finish_remote(self, header: BundleHeaderProto, index_path: str) -> None:
         fs, inner = self._fs, filesystem(index_path)[1]
-        buffer = io.BytesIO()
-        _write_table_to(buffer, header, self._entries)
+        index = index_bytes(header, self._entries)
         if not self._renames:  # object store: older index out, data upload completed, index put last
             if fs.exists(inner):
                 fs.rm_file(inner)
             self._file.close()
-            fs.pipe_file(inner, buffer.getvalue())
+            fs.pipe_file(inner, index)
             return
         self._file.close()
         self._temp_index_path = temp_filename(index_path)
-        fs.pipe_file(filesystem(self._temp_index_path)[1], buffer.getvalue())
+        fs.pipe_file(filesystem(self._temp_index_path)[1], index)
         if fs.exists(inner):
             fs.rm_file(inner)
         fs.mv(filesystem(self._temp_data_path)[1], filesystem(self._data_path)[1])
@@ -309,6 +308,13 @@ def write_index(path: str, header: BundleHeaderProto, entries: Mapping[bytes, ob
         if error.filename is not None:
             raise
         raise OSError(error.errno, error.strerror, intended_name(path)) from error
+
+
+def index_bytes(header: BundleHeaderProto, entries: Mapping[bytes, object]) -> bytes:
+    """The bytes write_index writes, for a store that takes whole objects (an index at a URL)."""
+    buffer = io.BytesIO()
+    _write_table_to(buffer, header, entries)
+    return buffer.getvalue()
 
 
 def _write_table(path: str, header: BundleHeaderProto, entries: Mapping[bytes, object]) -> None:

@@ -10,19 +10,27 @@ What a merge does (tf-checkpoint-format.md §3; TensorFlow's steps, made crash-s
     remove an older <merged>.index; rename each shard's data file -> <merged>.data-%05d-of-%05d
     (k = first-met order); rename the index into place (crash safety: never a torn checkpoint)
     delete the shard .index files; remove the shard directories when empty (delete_old_dirs)
+
+At an fsspec URL (a sharded Saver.save to ``memory://``, ``s3://`` ...) the shard indexes are read by
+one request each, the data files stay in the store: where it renames (memory, sftp, hdfs ...) the
+same steps run with moves; on an object store (s3, gs, az ...) the older index goes first, each data
+file is moved (the store copies it server-side, as under TensorFlow's own S3 merge: no byte passes
+through this process) and the merged index is put last, so a reader sees the old checkpoint, none,
+or the new one.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Sequence
 
 from graph.errors import InvalidArgumentError, NotFoundError
 from saver.format.bundle_entry import BundleEntry, key_str
-from graph.platform.file_io import sync_directory, temp_filename
-from saver.format.bundle_files import data_filename, index_filename, make_parent_directory
+from graph.platform.file_io import exists, filesystem, local_path, sync_directory, temp_filename
+from saver.format.bundle_files import data_filename, has_atomic_rename, index_filename, make_parent_directory
 from saver.format.bundle_reader import BundleReader
-from saver.format.bundle_writer import remove_stale_index, write_index
+from saver.format.bundle_writer import index_bytes, remove_stale_index, write_index
 from saver.format.proto import BundleHeaderProto, VersionDef
 
 __all__ = ["merge_bundles"]
@@ -41,7 +49,13 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
         InvalidArgumentError: for duplicate keys or conflicting headers.
     """
     merged_prefix = os.fspath(merged_prefix)
-    make_parent_directory(merged_prefix)
+    remote = local_path(merged_prefix) is None
+    if remote:
+        fs, inner = filesystem(merged_prefix)
+        if posixpath.dirname(inner):
+            fs.makedirs(posixpath.dirname(inner), exist_ok=True)
+    else:
+        make_parent_directory(merged_prefix)
     num_shards = 0
     first_header: BundleHeaderProto | None = None
     shard_ids: dict[str, int] = {}
@@ -49,7 +63,7 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
     present = []
     for prefix in prefixes:
         prefix = os.fspath(prefix)
-        if not os.path.exists(index_filename(prefix)):
+        if not exists(index_filename(prefix)):
             if allow_missing_files:
                 continue
             raise NotFoundError(None, None, f"Can't find the merge input bundle {index_filename(prefix)}")
@@ -83,6 +97,10 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
         raise NotFoundError(None, None, f"None of the merge input bundles exist: {list(prefixes)}")
     merged_header = BundleHeaderProto(num_shards=num_shards, endianness=first_header.endianness,
                                       version=first_header.version)
+    renames = {path: data_filename(merged_prefix, shard_id, len(shard_ids)) for path, shard_id in shard_ids.items()}
+    if remote:
+        _commit_remote(merged_prefix, index_bytes(merged_header, entries), renames, present, delete_old_dirs)
+        return
     # Crash safety (TF writes the index in place after the renames; a crash there leaves a torn
     # index): the index is written under a temp name first, an older index of the prefix removed
     # before its data files are replaced, and the new index renamed into place last.
@@ -91,8 +109,8 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
     try:
         write_index(temp_index, merged_header, entries)
         remove_stale_index(merged_index)
-        for path, shard_id in shard_ids.items():
-            os.replace(path, data_filename(merged_prefix, shard_id, len(shard_ids)))
+        for path, target in renames.items():
+            os.replace(path, target)
         os.replace(temp_index, merged_index)
         sync_directory(merged_index)  # durable mode (data files were synced when their shards were written)
     except BaseException:
@@ -113,3 +131,38 @@ def merge_bundles(prefixes: Sequence[str], merged_prefix: str, delete_old_dirs: 
                     os.rmdir(shard_dir)
                 except OSError:  # later shards find it gone; a non-empty dir stays
                     pass
+
+
+def _commit_remote(merged_prefix: str, index: bytes, renames: dict[str, str], present: list[str],
+                   delete_old_dirs: bool) -> None:
+    """The merge's file steps in an fsspec store: data files moved, the merged index last (see above)."""
+    fs, merged_index = filesystem(index_filename(merged_prefix))
+    inner = {path: filesystem(path)[1] for path in (*renames, *renames.values())}
+    temp_index = temp_filename(merged_index) if has_atomic_rename(fs) else None
+    try:
+        if temp_index is not None:
+            fs.pipe_file(temp_index, index)
+        if fs.exists(merged_index):
+            fs.rm_file(merged_index)
+        for path, target in renames.items():
+            fs.mv(inner[path], inner[target])
+        if temp_index is not None:
+            fs.mv(temp_index, merged_index)
+        else:
+            fs.pipe_file(merged_index, index)
+    except BaseException:
+        if temp_index is not None and fs.exists(temp_index):
+            fs.rm_file(temp_index)
+        raise
+    for prefix in present:
+        try:
+            fs.rm_file(filesystem(index_filename(prefix))[1])
+        except OSError:  # best effort, as TensorFlow
+            pass
+    if delete_old_dirs:
+        merged_dir = posixpath.dirname(filesystem(merged_prefix)[1])
+        for shard_dir in sorted({posixpath.dirname(filesystem(prefix)[1]) for prefix in present} - {merged_dir}):
+            try:
+                fs.rmdir(shard_dir)
+            except OSError:  # a non-empty directory stays; an object store has none to remove
+                pass

@@ -12,6 +12,10 @@ Layout (tf-checkpoint-format.md §1; LevelDB doc/table_format.md)::
 
 TensorFlow's options: block_size 262144, restart interval 16 (index block 1), no compression,
 an always-empty metaindex.  Keys are compared as unsigned bytes and must strictly increase.
+
+A Table reads its file whole, or by byte ranges from a ``source`` (a file at an fsspec URL): the
+footer, then the metaindex and index blocks (one request: TF writes them next to the footer), then
+each data block when a key in it is wanted; only the last data block read is kept.
 """
 
 from __future__ import annotations
@@ -204,44 +208,54 @@ class _Block:
 
 
 class Table:
-    """An SSTable read into memory: every block's CRC and bounds checked when first used.
+    """An SSTable read into memory, or by byte ranges: every block's CRC and bounds checked when first used.
 
     Args:
         filename: path of the table (named in every error).
-        data: the file contents (read from ``filename`` when omitted).
+        data: the file contents (read from ``filename`` when omitted and there is no ``source``).
+        source: read by ranges instead: an object with ``size`` and ``read(offset, length) -> bytes``
+            (bundle_files.RemoteDataFileReader for a file at a URL).
 
     Raises:
         DataLossError: if the footer, the index block or a handle is damaged.
     """
 
-    def __init__(self, filename: str, data: bytes | None = None):
+    def __init__(self, filename: str, data: bytes | None = None, source=None):
         self.filename = os.fspath(filename)
-        if data is None:
+        if data is None and source is None:
             with open_regular(self.filename) as file:  # regular files only, read up to their size
                 data = read_open(file, self.filename)
         self._data = data
+        self._source = source
+        self._span = (0, b"")  # bytes read ahead from a source: the metaindex and index blocks
         self._blocks: dict[int, _Block] = {}
-        size = len(data)
+        self._size = size = len(data) if source is None else source.size
         if size < FOOTER_SIZE:
             raise DataLossError(None, None, self._where(0, f"file is too short ({size} bytes) to be an sstable"))
         footer_offset = size - FOOTER_SIZE
-        if _MAGIC.unpack_from(data, size - 8)[0] != TABLE_MAGIC:
+        footer = self._read(footer_offset, FOOTER_SIZE)
+        if _MAGIC.unpack_from(footer, FOOTER_SIZE - 8)[0] != TABLE_MAGIC:
             raise DataLossError(None, None, self._where(size - 8, "not an sstable (bad magic number)"))
-        pos = footer_offset
+        pos = 0
         handles = []
         for _ in range(4):
             try:
-                value, pos = decode_varint64(data, pos)
+                value, pos = decode_varint64(footer, pos)
             except DataLossError as error:
-                raise DataLossError(None, None, self._where(pos, f"bad footer: {error.message}")) from error
+                raise DataLossError(None, None, self._where(footer_offset + pos, f"bad footer: {error.message}")) from error
             handles.append(value)
-        if pos > size - 8:
+        if pos > FOOTER_SIZE - 8:
             raise DataLossError(None, None, self._where(footer_offset, "bad footer: block handles overrun the magic"))
         self._content_end = footer_offset
         self.metaindex_handle = (handles[0], handles[1])
         self.index_handle = (handles[2], handles[3])
+        start = handles[0]
+        if source is not None and start + handles[1] + TRAILER_SIZE == handles[2] \
+                and handles[2] + handles[3] + TRAILER_SIZE == footer_offset:  # TF's layout: one request for both
+            self._span = (start, source.read(start, footer_offset - start))
         self._read_block(*self.metaindex_handle)  # checked although unused (always empty in TF files)
         index = self._read_block(*self.index_handle)
+        self._span = (0, b"")
         self._index_keys: list[bytes] = []
         self._index_handles: list[tuple[int, int]] = []
         for key, value in self._entries(index):
@@ -255,6 +269,16 @@ class Table:
                     index.offset, f"block handle ({offset}, {length}) for key {key!r} runs past the data"))
             self._index_keys.append(key)
             self._index_handles.append((offset, length))
+        self._blocks.clear()
+
+    def _read(self, offset: int, length: int) -> bytes:
+        """The bytes at [offset, offset + length): from memory, the read-ahead span, or the source."""
+        if self._source is None:
+            return self._data[offset:offset + length]
+        start, span = self._span
+        if start <= offset and offset + length <= start + len(span):
+            return span[offset - start:offset - start + length]
+        return self._source.read(offset, length)
 
     def _where(self, offset: int, what: str) -> str:
         return f"Corrupted sstable {self.filename} at offset {offset}: {what}"
@@ -265,11 +289,15 @@ class Table:
             return block
         if offset + length + TRAILER_SIZE > self._content_end:
             raise DataLossError(None, None, self._where(offset, f"block of {length} bytes runs past the end of the file"))
-        data = self._data
-        contents = data[offset:offset + length]
-        compression = data[offset + length]
-        expected = _U32.unpack_from(data, offset + length + 1)[0]
-        actual = crc.mask(crc.extend(crc.crc32c(contents), data[offset + length:offset + length + 1]))
+        if self._source is None:
+            end = offset + length
+            contents, trailer = self._data[offset:end], self._data[end:end + TRAILER_SIZE]
+        else:  # one request for the block and its trailer
+            raw = self._read(offset, length + TRAILER_SIZE)
+            contents, trailer = raw[:length], raw[length:]
+        compression = trailer[0]
+        expected = _U32.unpack_from(trailer, 1)[0]
+        actual = crc.mask(crc.extend(crc.crc32c(contents), trailer[:1]))
         if expected != actual:
             raise DataLossError(None, None, self._where(
                 offset, f"block checksum mismatch (stored {expected:#010x}, computed {actual:#010x})"))
@@ -279,6 +307,8 @@ class Table:
         if compression != NO_COMPRESSION:
             raise DataLossError(None, None, self._where(offset, f"bad block compression type {compression}"))
         block = _Block(contents, offset, self._where)
+        if self._source is not None:  # read by ranges: keep only the last block, not the whole file
+            self._blocks.clear()
         self._blocks[offset] = block
         return block
 
@@ -402,7 +432,7 @@ class Table:
     @property
     def size(self) -> int:
         """The table's size in bytes."""
-        return len(self._data)
+        return self._size
 
     @property
     def num_blocks(self) -> int:

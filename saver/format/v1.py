@@ -8,6 +8,12 @@ Layout (tf-checkpoint-format.md §9)::
     other key : encode_tensor_name_slice(name, slice) (a whole tensor: one "-" extent per dim)
                 -> SavedTensorSlices{data: SavedSlice{name, slice, data: TensorProto with *_val only}}
 
+Files at an fsspec URL are read by byte ranges (table.Table over bundle_files.RemoteDataFileReader):
+opening reads each file's footer, index block and the block holding the header; a tensor, the
+blocks holding its slices.  A table written to a URL is streamed to the store as its blocks fill
+(under a temporary name then moved where the store renames; on an object store it appears whole
+when its upload completes).
+
 The values sit in the TensorProto field of their type: float_val, double_val, int_val (int8/16/32,
 uint8/16, quantized), int64_val, bool_val, scomplex_val / dcomplex_val (real, imag pairs),
 string_val, half_val (float16 / bfloat16 bit patterns), uint32_val, uint64_val.
@@ -15,17 +21,20 @@ string_val, half_val (float16 / bfloat16 bit patterns), uint32_val, uint64_val.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import glob
 import os
+import posixpath
 from collections.abc import Mapping
 
 import numpy as np
 
 from graph.base import dtypes
 from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, UnimplementedError
-from graph.platform.file_io import atomic_file
+from graph.platform.file_io import atomic_file, filesystem, glob_escape, join, local_path, split, temp_filename
 from saver.format.bundle_entry import Slice, slice_from_proto, slice_to_proto
+from saver.format.bundle_files import RemoteDataFileReader, has_atomic_rename
 from saver.format.coding import TensorSlice, encode_tensor_name_slice
 from saver.format.proto import (SavedSlice, SavedSliceMeta, SavedTensorSliceMeta, SavedTensorSlices,
                                 TensorProto, TensorShapeProto, VersionDef)
@@ -33,6 +42,9 @@ from saver.format.table import Table, TableWriter
 
 __all__ = ["V1Reader", "write_v1_checkpoint", "is_v1_checkpoint", "v1_files", "sharded_v1_filename"]
 
+# What Saver.save logs for a V1 save (saver.py: TensorFlow's wording).
+DEPRECATION_WARNING = ("TensorFlow's V1 checkpoint format has been deprecated. Consider switching to the more "
+                       "efficient V2 format: `tf.train.Saver(write_version=tf.train.SaverDef.V2)`")
 CHECKPOINT_VERSION = 1               # core/public/version.h TF_CHECKPOINT_VERSION
 CHECKPOINT_VERSION_MIN_CONSUMER = 0  # TF_CHECKPOINT_VERSION_MIN_CONSUMER
 
@@ -56,16 +68,35 @@ def sharded_v1_filename(prefix: str, shard: int, num_shards: int) -> str:
     return "%s-%05d-of-%05d" % (prefix, shard, num_shards)
 
 
+_SHARDS = "-[0-9][0-9][0-9][0-9][0-9]-of-[0-9][0-9][0-9][0-9][0-9]"  # what sharded_v1_filename appends
+
+
 def v1_files(pattern: str) -> list[str]:
-    """The V1 table files for a path, a glob pattern, or a sharded prefix (sorted)."""
+    """The V1 table files for a path, a glob pattern, or a sharded prefix (sorted); local or at a URL."""
     pattern = os.fspath(pattern)
+    if local_path(pattern) is None:
+        return _remote_v1_files(pattern)
     if os.path.isfile(pattern):
         return [pattern]
     files = sorted(f for f in glob.glob(glob.escape(pattern) if not glob.has_magic(pattern) else pattern)
                    if os.path.isfile(f))
     if not files:
-        files = sorted(glob.glob(glob.escape(pattern) + "-[0-9][0-9][0-9][0-9][0-9]-of-[0-9][0-9][0-9][0-9][0-9]"))
+        files = sorted(glob.glob(glob.escape(pattern) + _SHARDS))
     return files
+
+
+def _remote_v1_files(url: str) -> list[str]:
+    """v1_files at an fsspec URL: one listing per glob, file entries only, as URLs."""
+    fs, inner = filesystem(url)
+    if fs.isfile(inner):
+        return [url]
+    directory = split(url)[0]
+
+    def files(inner_pattern: str) -> list[str]:
+        found = fs.glob(inner_pattern, detail=True)
+        return sorted(join(directory, posixpath.basename(name)) for name, info in found.items()
+                      if info.get("type") == "file")
+    return (glob.has_magic(inner) and files(inner)) or files(glob_escape(inner) + _SHARDS)
 
 
 def is_v1_checkpoint(pattern: str) -> bool:
@@ -155,7 +186,8 @@ class V1Reader:
         # name -> (dtype enum, shape, [(table index, slice)])
         self._tensors: dict[str, tuple[int, tuple, list]] = {}
         for position, path in enumerate(self.files):
-            table = Table(path)
+            remote = local_path(path) is None  # a URL: read by byte ranges, never whole
+            table = Table(path, source=RemoteDataFileReader(path, what="V1 table")) if remote else Table(path)
             raw = table.get(b"")
             if raw is None:
                 raise DataLossError(None, None, f"{path}: not a V1 checkpoint (no SavedTensorSlices header under key '')")
@@ -188,7 +220,7 @@ class V1Reader:
                                 f"{error.message}") from error
 
     def close(self) -> None:
-        """Drops the tables (read whole into memory: no file stays open)."""
+        """Drops the tables (read whole into memory, or by ranges: no file stays open)."""
         self._tables = []
 
     def not_found(self, name: str) -> NotFoundError:
@@ -303,10 +335,39 @@ def write_v1_checkpoint(filename: str, tensors: Mapping[str, object]) -> str:
             data[encode_tensor_name_slice(name, part.spec)] = SavedTensorSlices(data=saved).to_bytes()
     header = SavedTensorSlices(meta=SavedTensorSliceMeta(
         tensor=metas, versions=VersionDef(producer=CHECKPOINT_VERSION, min_consumer=CHECKPOINT_VERSION_MIN_CONSUMER)))
-    with atomic_file(filename) as file:
+    with _table_file(filename) as file:
         table = TableWriter(file)
         table.add(b"", header.to_bytes())
         for key in sorted(data):
             table.add(key, data[key])
         table.finish()
     return filename
+
+
+@contextlib.contextmanager
+def _table_file(filename: str):
+    """A new file for a table: a local atomic_file, or streamed to the store at a URL (see the top)."""
+    local = local_path(filename)
+    if local is not None:
+        with atomic_file(local) as file:
+            yield file
+        return
+    fs, inner = filesystem(filename)
+    if posixpath.dirname(inner):
+        fs.makedirs(posixpath.dirname(inner), exist_ok=True)
+    target = temp_filename(inner) if has_atomic_rename(fs) else inner
+    file = fs.open(target, "wb")
+    try:
+        yield file
+    except BaseException:
+        discard = getattr(file, "discard", None)  # an object store's unfinished upload is dropped
+        if discard is not None:
+            discard()
+        else:
+            file.close()
+            if fs.exists(target):  # no torn table left (on an object store, where the older one was)
+                fs.rm_file(target)
+        raise
+    file.close()
+    if target != inner:
+        fs.mv(target, inner)

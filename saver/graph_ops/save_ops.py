@@ -30,6 +30,7 @@ from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor
 from graph.ops import array_concat_ops
 from graph.ops import constant_ops as ops
+from graph.platform import file_io
 from saver.format.bundle import BundleWriter, Slice, merge_bundles
 from saver.format.coding import parse_shape_and_slice
 from saver.format.v1 import write_v1_checkpoint
@@ -172,7 +173,8 @@ def _compute_save_slices(ctx, op, inputs):
             if name in contents:
                 raise errors.InvalidArgumentError(None, op, f"Duplicate tensor name {name} in a V1 save")
             contents[name] = value
-    directory = os.path.dirname(filename)
+    local = file_io.local_path(filename)  # None for a URL: the table writer makes its directory in the store
+    directory = os.path.dirname(local) if local is not None else ""
     if directory and not os.path.isdir(directory):
         try:
             os.mkdir(directory)

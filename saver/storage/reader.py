@@ -14,19 +14,16 @@ The chosen prefix is ``reader.prefix``; ``reader.resolved_from`` says how it was
 Shape and dtype maps hide the ``\\x00`` slice keys of partitioned tensors, as TF's do.
 
 An fsspec URL (``memory://``, ``s3://`` ...) is resolved the same way (a directory's state file, or a
-prefix, or one of its files) and a V2 bundle there is read in place with ranged reads
-(saver/format/bundle_remote.py): opening and listing read the ``.index`` only, ``get_tensor`` reads
-just that tensor's byte range.  Only a V1 table at a URL is still staged through a private local copy
-(:class:`StagedCheckpointReader`, removed on close).  ``file://`` URLs are read in place.
+prefix, or one of its files) and the checkpoint there is read in place by byte ranges, nothing staged:
+a V2 bundle's ``.index`` once (opening, listing), then each tensor's range of its data file
+(saver/format/bundle_files.py RemoteDataFileReader); a V1 table's footer, index block and header
+block (opening, listing), then the blocks holding a tensor's slices (saver/format/v1.py).
+``file://`` URLs are local paths.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import posixpath
-import shutil
-import tempfile
 from collections.abc import Iterator
 
 import numpy as np
@@ -42,7 +39,7 @@ from saver.format.coding import TensorSlice
 from saver.format.v1 import V1Reader, v1_files
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "load_variable",
-           "resolve_checkpoint_path", "resolve_url", "checkpoint_files", "local_checkpoint", "StagedCheckpointReader"]
+           "resolve_checkpoint_path", "resolve_url", "checkpoint_files"]
 
 
 def resolve_checkpoint_path(ckpt_dir_or_file: str) -> tuple[str, str]:
@@ -80,12 +77,9 @@ class CheckpointReader:
     """
 
     def __init__(self, filepattern: str):
-        if file_io.local_path(filepattern) is None:  # a URL: V2 only, read by ranges
+        if file_io.local_path(filepattern) is None:  # a URL: read in place by byte ranges
             self.prefix = resolve_url(filepattern)
             self.resolved_from = "prefix as given" if self.prefix == filepattern else f"URL {filepattern}"
-            if not file_io.exists(index_filename(self.prefix)):
-                raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
-                                    f"matching files for {self.prefix} (no {index_filename(self.prefix)})")
         else:
             self.prefix, self.resolved_from = resolve_checkpoint_path(filepattern)
         if file_io.exists(index_filename(self.prefix)):
@@ -97,8 +91,10 @@ class CheckpointReader:
             self._bundle = None
             self._v1 = V1Reader(self.prefix)
         else:
+            where = "" if file_io.local_path(self.prefix) is not None else \
+                f" (no {index_filename(self.prefix)}, no V1 table)"
             raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
-                                f"files for {self.prefix}")
+                                f"files for {self.prefix}{where}")
         self._shapes: dict[str, tuple[int, ...]] | None = None
         self._dtypes: dict[str, dtypes.DType] | None = None
 
@@ -248,17 +244,11 @@ def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - T
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
     """TF's ``tf.train.load_checkpoint``: a reader for a directory, prefix or checkpoint file.
 
-    A V2 checkpoint at an fsspec URL (``memory://``, ``s3://``, ...) is read in place by byte ranges; a
-    V1 table there through a staged local copy, removed when the reader is closed; ``file://`` URLs are
-    local paths.
+    A checkpoint at an fsspec URL (``memory://``, ``s3://``, ...), V2 or V1, is read in place by byte
+    ranges; ``file://`` URLs are local paths.
     """
     local = file_io.local_path(ckpt_dir_or_file)
-    if local is not None:
-        return CheckpointReader(local)
-    url = resolve_url(ckpt_dir_or_file)
-    if file_io.exists(index_filename(url)) or not file_io.glob(file_io.glob_escape(url) + "*"):
-        return CheckpointReader(url)  # a V2 bundle, or nothing there (TF's NotFoundError)
-    return StagedCheckpointReader(url)
+    return CheckpointReader(local if local is not None else ckpt_dir_or_file)
 
 
 def list_variables(ckpt_dir_or_file: str) -> list[tuple[str, list[int]]]:
@@ -314,58 +304,3 @@ def resolve_url(url: str) -> str:
     if DATA_SUFFIX.search(url) and not fs.exists(path + ".index"):
         return DATA_SUFFIX.sub("", url)
     return url
-
-
-@contextlib.contextmanager
-def local_checkpoint(path_or_url) -> Iterator[str]:
-    """Yields a local prefix a CheckpointReader (or Saver.restore) can open: the path itself, or a
-    staged copy of the checkpoint at a URL (its ``.meta`` too), removed when the block ends.
-
-    Raises:
-        NotFoundError: if the URL names no checkpoint.
-    """
-    local = file_io.local_path(path_or_url)
-    if local is not None:
-        yield local
-        return
-    url = resolve_url(path_or_url)
-    fs, path = file_io.filesystem(url)
-    files = checkpoint_files(url)
-    if fs.exists(path + ".meta"):
-        files.append(path + ".meta")
-    directory = tempfile.mkdtemp(prefix="tf1-saver-remote-")
-    try:
-        name = posixpath.basename(path)
-        for remote_file in files:
-            fs.get_file(remote_file, os.path.join(directory, name + remote_file[len(path):]))
-        yield os.path.join(directory, name)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-class StagedCheckpointReader:
-    """A CheckpointReader over a staged copy of a checkpoint at a URL; closing it removes the copy."""
-
-    def __init__(self, url: str):
-        self._stage = local_checkpoint(url)
-        local = self._stage.__enter__()
-        try:
-            self._reader = CheckpointReader(local)
-        except BaseException:
-            self._stage.__exit__(None, None, None)
-            raise
-        self.url = url
-
-    def __getattr__(self, name):
-        return getattr(self._reader, name)
-
-    def __enter__(self) -> StagedCheckpointReader:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Closes the reader and removes the staged copy."""
-        self._reader.close()
-        self._stage.__exit__(None, None, None)

@@ -1,21 +1,26 @@
-"""Remote checkpoints written: streamed to the store where possible, else staged and uploaded.
+"""Remote checkpoints: Saver.save to a URL streamed to the store; checkpoints there read in place.
 
 For an fsspec URL (``memory://``, ``s3://``, ``gs://`` ...)::
 
-    Saver.save, V2 unsharded   SaveV2 -> BundleWriter(url): data streamed to the store as tensors are
-                               added, then the index, then .meta, then the ``checkpoint`` state file
-    sharded / V1 saves, CLI    written to a private temporary directory, then uploaded file by file
-    outputs (local_output)     in CHUNK_SIZE pieces: data files, .meta, the index last
-    Saver.restore, V2          RestoreV2 with the URL: the index, then each tensor's byte range
-    Saver.restore, V1 table    a staged local copy (saver.storage.reader.local_checkpoint)
-    load_checkpoint / CLI      read in place by byte ranges (saver.storage.reader)
+    Saver.save, V2             SaveV2 -> BundleWriter(url): data streamed to the store as tensors are
+                               added, then the index; sharded: each shard's bundle streamed so, then
+                               MergeV2Checkpoints in the store (saver/format/merge.py: data moved, the
+                               merged index last); then .meta, then the ``checkpoint`` state file
+    Saver.save, V1             SaveSlices -> each table file streamed to the store (saver/format/v1.py)
+    Saver.save, nothing to     an unbuilt saver, a save path colliding with the state file (Saver.save's
+    save                       errors), an empty saver's lone .meta: through a private temporary directory
+    CLI outputs (local_output) written locally, then uploaded file by file in CHUNK_SIZE pieces: data
+                               files, .meta, the index last
+    Saver.restore, reading     in place by byte ranges (saver.storage.reader): a V2 index then each
+                               tensor's range; a V1 table's footer, index and the blocks holding the keys
 
 Order on every store: data, index, then the state file, so a reader following the state file never
 meets a torn checkpoint.  Where the store renames in place (memory, sftp, hdfs ...) each file is
 written under a temporary name and moved; on an object store (no rename: its move copies) each file
 goes to its final name and appears when its upload completes, after the older index is removed
-(bundle_writer.py).  Local paths and ``file://`` URLs are used in place.  Needs the optional
-``fsspec`` package (``pip install 'tf1-graph-saver[remote]'``) only when a URL is given.
+(bundle_writer.py; a sharded merge's moves are server-side copies there).  Local paths and ``file://``
+URLs are used in place.  Needs the optional ``fsspec`` package (``pip install 'tf1-graph-saver[remote]'``)
+only when a URL is given.
 
 Layers: graph.platform.file_io < saver.storage.state < saver.storage.reader < this module < saver.saver.
 """
@@ -23,6 +28,7 @@ Layers: graph.platform.file_io < saver.storage.state < saver.storage.reader < th
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import posixpath
 import shutil
@@ -32,12 +38,14 @@ from collections.abc import Iterator
 import numpy as np
 
 from graph.platform import file_io
+from saver.format import v1 as v1_format
 from saver.format.bundle_files import CHUNK_SIZE, DATA_SUFFIX, has_atomic_rename
 from saver.storage import state
-from saver.storage.reader import resolve_url, local_checkpoint
+from saver.storage.reader import resolve_url
 
-__all__ = ["local_output", "upload_checkpoint", "upload_file", "save", "restore", "in_place_prefix"]
+__all__ = ["local_output", "upload_checkpoint", "upload_file", "save", "in_place_prefix"]
 
+logger = logging.getLogger(__name__)
 _SAVER_V2 = 2  # SaverDef.V2
 
 
@@ -108,10 +116,10 @@ def local_output(path_or_url) -> Iterator[str]:
 def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool = True,
          latest_filename: str | None = None, meta_graph_suffix: str = "meta", write_state: bool = True,
          strip_default_attrs: bool = False, save_debug_info: bool = False) -> str | None:
-    """``saver.save`` to a URL (Saver.save calls it for URLs): a V2 unsharded save streams to the store,
-    others are written to a private temporary directory and uploaded (index last); then the saver's
-    retention and the ``<dir>/checkpoint`` state file, last, as for a local save; returns the
-    checkpoint's URL prefix (None for an empty saver)."""
+    """``saver.save`` to a URL (Saver.save calls it for URLs): the save graph runs with the URL, so every
+    file is streamed to the store (V2, sharded or not, and V1); then the saver's retention and the
+    ``<dir>/checkpoint`` state file, last, as for a local save; returns the checkpoint's URL prefix (None
+    for an empty saver, whose lone .meta goes through a private temporary directory)."""
     options = dict(global_step=global_step, latest_filename=latest_filename, meta_graph_suffix=meta_graph_suffix,
                    write_meta_graph=write_meta_graph, strip_default_attrs=strip_default_attrs,
                    save_debug_info=save_debug_info)
@@ -123,13 +131,12 @@ def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool 
         raise ValueError(f"no path specified: {url_prefix!r} names a directory, not a checkpoint prefix in it")
     if latest_filename is not None and os.path.split(latest_filename)[0]:
         raise ValueError("'latest_filename' must not contain path components")
-    if (saver._is_built and not saver._sharded and saver._write_version == _SAVER_V2 and saver._is_empty is False
-            and (global_step is not None or name != (latest_filename or "checkpoint"))):
+    if (saver._is_built and saver._is_empty is False
+            and (global_step is not None or saver._sharded or name != (latest_filename or "checkpoint"))):
         written = _save_streamed(saver, sess, url_prefix, global_step, write_meta_graph, meta_graph_suffix,
                                  strip_default_attrs, save_debug_info)
-    else:  # Saver.save's own checks and errors, then the upload
-        written = _save_staged(saver, sess, directory, name, options)
-    if written is None:
+    else:  # Saver.save's own checks and errors, or an empty saver's .meta
+        _save_staged(saver, sess, directory, name, options)
         return None
     target = file_io.join(directory, posixpath.basename(written))
     saver._written.add(target)  # retention may delete what this Saver wrote, and nothing else
@@ -144,7 +151,10 @@ def save(saver, sess, url_prefix: str, global_step=None, write_meta_graph: bool 
 
 def _save_streamed(saver, sess, url_prefix: str, global_step, write_meta_graph: bool, meta_graph_suffix: str,
                    strip_default_attrs: bool, save_debug_info: bool) -> str:
-    """A V2 unsharded save run with the URL itself: SaveV2's BundleWriter streams data then index; then .meta."""
+    """The save graph run with the URL itself (SaveV2 / MergeV2Checkpoints / SaveSlices write to the
+    store: data, then index); then .meta."""
+    if saver._write_version != _SAVER_V2:
+        logger.warning(v1_format.DEPRECATION_WARNING)
     if not (hasattr(sess, "run") and hasattr(sess, "graph")):
         raise TypeError(f"'sess' must be a Session; {sess}")
     checkpoint_file = url_prefix
@@ -161,28 +171,25 @@ def _save_streamed(saver, sess, url_prefix: str, global_step, write_meta_graph: 
     return written.decode() if isinstance(written, bytes) else str(written)
 
 
-def _save_staged(saver, sess, directory: str, name: str, options: dict) -> str | None:
-    """A sharded or V1 save: written to a private temporary directory, then uploaded (index last)."""
+def _save_staged(saver, sess, directory: str, name: str, options: dict) -> None:
+    """A save that writes no checkpoint (Saver.save raises, or an empty saver writes its lone .meta):
+    run on a private temporary directory, the .meta then uploaded."""
     staging = tempfile.mkdtemp(prefix="tf1-saver-remote-")
     try:
         written = saver.save(sess, os.path.join(staging, name), write_state=False, **options)
-        suffix = options["meta_graph_suffix"]
-        staged = sorted({f.rsplit(".", 1)[0] for f in os.listdir(staging) if DATA_SUFFIX.search(f)
-                         or f.endswith((".index", "." + suffix))})
-        file_io.makedirs(directory)
-        for local_prefix in staged:  # a sharded V1 save or an empty saver's lone .meta included
-            stem = os.path.basename(local_prefix)
-            upload_checkpoint(os.path.join(staging, stem), file_io.join(directory, stem),
-                              options["write_meta_graph"], suffix)
+        assert written is None, "only an empty saver gets past Saver.save's checks here"
+        meta = state.meta_graph_filename(name, options["meta_graph_suffix"])
+        if os.path.exists(os.path.join(staging, meta)):
+            file_io.makedirs(directory)
+            upload_file(os.path.join(staging, meta), file_io.join(directory, meta))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return written
 
 
-def in_place_prefix(path_or_url: str) -> str | None:
-    """The V2 checkpoint prefix a URL names (a directory: its newest), for Saver.restore to read in place
-    by byte ranges (nothing there: Saver.restore reports TF's CheckpointNotFoundError); None for a V1
-    table, which is staged.
+def in_place_prefix(path_or_url: str) -> str:
+    """The checkpoint prefix (V2) or V1 file / pattern a URL names (a directory: its newest), for
+    Saver.restore to read in place by byte ranges (nothing there: Saver.restore reports TF's
+    CheckpointNotFoundError); a ``file://`` URL's local path.
 
     Raises:
         NotFoundError: for a directory without a usable ``checkpoint`` state file.
@@ -190,13 +197,4 @@ def in_place_prefix(path_or_url: str) -> str | None:
     local = file_io.local_path(path_or_url)
     if local is not None:  # file:// URLs: the local path
         return local
-    url = resolve_url(path_or_url)
-    if file_io.exists(url + ".index") or not file_io.glob(file_io.glob_escape(url) + "*"):
-        return url
-    return None
-
-
-def restore(saver, sess, path_or_url: str) -> None:
-    """``saver.restore`` from a URL prefix or directory (staged through a temporary copy)."""
-    with local_checkpoint(path_or_url) as local:
-        saver.restore(sess, local)
+    return resolve_url(path_or_url)

@@ -73,5 +73,6 @@ def test_read_into_checks_length_and_checksums(tmp_path):
 
 def test_export_and_v1_writers_use_atomic_file():
     assert "atomic_file(" in inspect.getsource(export.write_tensors)
-    assert "atomic_file(" in inspect.getsource(v1.write_v1_checkpoint)
+    assert "_table_file(" in inspect.getsource(v1.write_v1_checkpoint)
+    assert "atomic_file(" in inspect.getsource(v1._table_file)  # local tables (URLs: streamed, then moved)
     assert "os.replace" not in inspect.getsource(export) and "os.replace" not in inspect.getsource(v1)

@@ -143,3 +143,45 @@ def test_keys_out_of_order_inside_a_block_are_data_loss():
     table = Table("t", bytes(data))
     with pytest.raises(DataLossError, match="keys out of order"):
         table.keys()
+
+
+class _RangedSource:
+    """A table file served by byte ranges (Table's ``source``), recording each request."""
+
+    def __init__(self, data: bytes):
+        self.data, self.size, self.requests = data, len(data), []
+
+    def read(self, offset: int, length: int) -> bytes:
+        self.requests.append((offset, length))
+        return self.data[offset:offset + length]
+
+
+def test_a_source_is_read_by_byte_ranges_block_by_block():
+    items = [(b"", b"header")] + [(b"k%04d" % i, bytes([i % 251]) * 3000) for i in range(400)]
+    data = _write(items)
+    whole = Table("t", data)
+    source = _RangedSource(data)
+    table = Table("t", source=source)
+    footer = (len(data) - 48, 48)
+    metaindex_start = table.metaindex_handle[0]  # metaindex, index and their trailers: one request
+    assert source.requests == [footer, (metaindex_start, footer[0] - metaindex_start)]
+    assert table.size == len(data) and table.num_blocks == whole.num_blocks >= 4
+    source.requests.clear()
+    assert table.get(b"k0300") == whole.get(b"k0300") and table.get(b"k0300x") is None
+    block = next(h for h, key in zip(whole._index_handles, whole._index_keys) if key >= b"k0300")
+    assert source.requests == [(block[0], block[1] + 5)]  # the block holding the key, with its trailer
+    assert table.get(b"k0301") == whole.get(b"k0301") and len(source.requests) == 1  # the same block, kept
+    assert table.get(b"") == b"header" and len(source.requests) == 2 and len(table._blocks) == 1  # one kept
+    assert list(table.items()) == items
+    assert sum(length for _, length in source.requests) < 2 * len(data)
+
+
+def test_damage_read_by_ranges_is_data_loss():
+    data = bytearray(_write([(b"", b"h")] + [(b"k%04d" % i, b"v" * 2000) for i in range(300)]))
+    data[10] ^= 0x01  # inside data block 0
+    table = Table("t.remote", source=_RangedSource(bytes(data)))  # footer and index are intact
+    assert table.get(b"k0299") == b"v" * 2000
+    with pytest.raises(DataLossError, match=r"t\.remote at offset 0: block checksum mismatch"):
+        table.get(b"")
+    with pytest.raises(DataLossError, match="bad magic"):
+        Table("t", source=_RangedSource(bytes(data[:-1])))

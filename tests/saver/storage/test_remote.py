@@ -81,13 +81,12 @@ def test_saver_save_and_restore_with_state_file(memory_dir):
                          f'all_model_checkpoint_paths: "{second}"\n')
         assert state_lib.latest_checkpoint(memory_dir) == second
         with tf.Session() as sess:
-            remote.restore(saver, sess, memory_dir)  # a directory: its newest checkpoint
+            saver.restore(sess, memory_dir)  # a directory: its newest checkpoint
             assert sess.run(v).tolist() == [5.0, 6.0]
-            remote.restore(saver, sess, first)
+            saver.restore(sess, first)
             assert sess.run(v).tolist() == [1.0, 2.0]
     assert reader_lib.checkpoint_files(second)[-1].endswith(".index")
-    with reader_lib.local_checkpoint(second) as local:
-        assert os.path.exists(local + ".meta")  # the meta graph travels with the checkpoint
+    assert file_io.exists(second + ".meta")  # the meta graph travels with the checkpoint
 
 
 def test_copy_of_a_tf_written_directory(memory_dir):

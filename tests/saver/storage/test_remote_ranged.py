@@ -1,5 +1,6 @@
 """Remote checkpoints read by byte ranges (issue 15): a file system that counts the bytes it serves."""
 
+import os
 import secrets
 
 import numpy as np
@@ -260,7 +261,7 @@ def test_saver_save_streams_to_the_store_state_file_last(monkeypatch):
 def test_saver_restore_reads_the_url_in_place(monkeypatch):
     import graph.compat.v1 as tf
     from graph.core.graph import Graph
-    from saver.storage import reader as reader_lib
+    import tempfile
     directory = f"countmem://restores-{secrets.token_hex(4)}"
     with Graph().as_default():
         v = tf.Variable(np.arange(CHUNK_SIZE // 2, dtype=np.float32), name="v")  # two requests' worth
@@ -273,7 +274,7 @@ def test_saver_restore_reads_the_url_in_place(monkeypatch):
 
             def no_staging(*args, **kwargs):
                 raise AssertionError("a V2 checkpoint at a URL is restored in place")
-            monkeypatch.setattr(reader_lib.tempfile, "mkdtemp", no_staging)
+            monkeypatch.setattr(tempfile, "mkdtemp", no_staging)
             index_size, data_size = _sizes(path)
             CountingFileSystem.served = 0
             saver.restore(sess, path)
@@ -284,3 +285,217 @@ def test_saver_restore_reads_the_url_in_place(monkeypatch):
             assert sess.run(w).tolist() == [1, 2, 3]
             with pytest.raises(ValueError):  # TF's CheckpointNotFoundError (a NotFoundError and a ValueError)
                 saver.restore(sess, directory + "/model.ckpt-4")
+
+
+# ------------------------------------------------------------------------------ V1 tables at URLs
+
+
+V1_ELEMENTS = 140_000  # a float32 entry of over 2 * BLOCK_SIZE bytes: the table writer gives it a block of its own
+
+
+def _v1_model(tf, count=8):
+    """``count`` float32 variables of V1_ELEMENTS each (one table block apiece), values i + arange."""
+    return [tf.Variable(np.arange(V1_ELEMENTS, dtype=np.float32) + i, name=f"w{i}") for i in range(count)]
+
+
+def _no_local_files(monkeypatch, tmp_path):
+    """Points tempfile at an empty directory and makes mkdtemp fail; returns that directory."""
+    import tempfile
+    watched = tmp_path / "tempdir"
+    watched.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(watched))
+
+    def no_staging(*args, **kwargs):
+        raise AssertionError("nothing is staged locally for a checkpoint at a URL")
+    monkeypatch.setattr(tempfile, "mkdtemp", no_staging)
+    return watched
+
+
+def test_v1_table_at_a_url_is_read_by_byte_ranges(monkeypatch, tmp_path):
+    import graph.compat.v1 as tf
+    from graph.core.graph import Graph
+    from saver.format.table import BLOCK_SIZE
+    directory = f"countmem://v1-{secrets.token_hex(4)}"
+    with Graph().as_default():
+        _v1_model(tf)
+        saver = tf.train.Saver(write_version=tf.train.SaverDef.V1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            local = saver.save(sess, str(tmp_path / "m"), write_meta_graph=False)
+            watched = _no_local_files(monkeypatch, tmp_path)
+            url = saver.save(sess, directory + "/m", write_meta_graph=False)  # SaveSlices streams the table
+    fs, path = fsspec.core.url_to_fs(url)
+    size = fs.size(path)
+    assert url == directory + "/m" and fs.cat_file(path) == open(local, "rb").read()  # byte-identical to local
+    assert size > 8 * V1_ELEMENTS * 4 > 8 * 2 * BLOCK_SIZE
+
+    CountingFileSystem.served = CountingFileSystem.requests = 0
+    assert list_variables(url) == [(f"w{i}", [V1_ELEMENTS]) for i in range(8)]
+    listing = CountingFileSystem.served  # the footer, the metaindex + index blocks, the header's block
+    assert listing < 1000 < size // 4000 and CountingFileSystem.requests == 3
+    with load_checkpoint(url) as reader:
+        assert isinstance(reader, CheckpointReader) and reader.format == "V1" and reader.prefix == url
+        assert CountingFileSystem.served == 2 * listing  # opening read what listing read, no more
+        CountingFileSystem.served = CountingFileSystem.requests = 0
+        assert np.array_equal(reader.get_tensor("w3"), np.arange(V1_ELEMENTS, dtype=np.float32) + 3)
+        one = CountingFileSystem.served  # the block holding w3's one slice: its values and a few bytes more
+        assert V1_ELEMENTS * 4 < one < V1_ELEMENTS * 4 + 100 and CountingFileSystem.requests == 1
+    with Graph().as_default():
+        variables = [tf.Variable(np.zeros(V1_ELEMENTS, np.float32), name=f"w{i}") for i in range(8)]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            CountingFileSystem.served = 0
+            tf.train.Saver([variables[5]]).restore(sess, url)
+            assert CountingFileSystem.served == listing + one  # blocks of w5 and of w3 have one size
+            assert sess.run(variables[5])[-1] == V1_ELEMENTS + 4 and sess.run(variables[0])[-1] == 0
+            CountingFileSystem.served = 0
+            saver = tf.train.Saver()
+            saver.restore(sess, url)
+            assert CountingFileSystem.served == size  # every block once: each byte of the file read once
+            assert [sess.run(v)[1] for v in variables] == [1.0 + i for i in range(8)]
+            sess.run(variables[7].assign(np.zeros(V1_ELEMENTS, np.float32)))
+            saver.restore(sess, directory)  # a directory: its state file names the table
+            assert sess.run(variables[7])[1] == 8.0
+    assert not list(watched.iterdir())
+
+
+def test_damaged_or_missing_v1_table_at_a_url_is_a_tf_error():
+    from saver.format.bundle_files import RemoteDataFileReader
+    from saver.format.v1 import write_v1_checkpoint
+    url = f"countmem://v1-damage-{secrets.token_hex(4)}/m"
+    write_v1_checkpoint(url, {"a": np.arange(300_000, dtype=np.float32), "b": np.ones(3, np.int64)})
+    fs, path = fsspec.core.url_to_fs(url)
+    data = bytearray(fs.cat_file(path))
+    data[len(data) // 2] ^= 0xFF  # inside a's block
+    fs.pipe_file(path, bytes(data))
+    with load_checkpoint(url) as reader:  # the footer, index and header block are intact
+        assert reader.get_tensor("b").tolist() == [1, 1, 1]
+        with pytest.raises(DataLossError, match="block checksum mismatch"):
+            reader.get_tensor("a")
+    with pytest.raises(DataLossError, match="short read at offset"):
+        RemoteDataFileReader(url, what="V1 table").read(len(data) - 4, 8)
+    with pytest.raises(NotFoundError, match="V1 table not found"):
+        RemoteDataFileReader(url + "-missing", what="V1 table")
+    with pytest.raises(NotFoundError, match="no V1 table"):
+        load_checkpoint(url + "-missing")
+
+
+# ------------------------------------------------------------------------------ sharded saves to URLs
+
+
+DEVICES = {"a": "/cpu:1", "b": "/cpu:0", "c": "/cpu:2", "d": "/cpu:1"}  # three shards, sorted by device
+
+
+def _sharded_values():
+    return {"a": np.arange(CHUNK_SIZE // 8 + 3, dtype=np.float32), "b": np.arange(3, dtype=np.int64),
+            "c": np.array(2.5), "d": np.array([b"x", b"yz"], dtype=object)}
+
+
+def _sharded_model(tf):
+    variables = {}
+    for name, value in _sharded_values().items():
+        with tf.device(DEVICES[name]):
+            variables[name] = tf.Variable(value, name=name)
+    return variables
+
+
+def _sharded_save(tf, prefix, version, step=3):
+    with tf.Graph().as_default():
+        _sharded_model(tf)
+        saver = tf.train.Saver(sharded=True, write_version=version)
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 3})) as sess:
+            sess.run(tf.global_variables_initializer())
+            return saver.save(sess, prefix, global_step=step)
+
+
+def _listing(fs, directory):
+    return sorted(p.rsplit("/", 1)[1] for p in fs.find(directory, withdirs=True) if p != directory)
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("protocol", ["memory", "objmem"])
+@pytest.mark.parametrize("version", ["V2", "V1"])
+def test_sharded_save_streams_each_shard_to_the_store(tf1, tmp_path, monkeypatch, protocol, version):
+    import graph.compat.v1 as ours
+    from saver.format import bundle_files
+    monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
+    write_version = getattr(ours.train.SaverDef, version)
+    local_dir = tmp_path / "local"
+    local_dir.mkdir()
+    local = _sharded_save(ours, str(local_dir / "m"), write_version)
+    watched = _no_local_files(monkeypatch, tmp_path)
+    directory = f"{protocol}://sharded-{secrets.token_hex(4)}"
+    ObjectStoreFileSystem.events.clear()
+    url = _sharded_save(ours, directory + "/m", write_version)
+    assert not list(watched.iterdir())  # no local temporary file, no staging directory
+    assert url == directory + "/" + os.path.basename(local)  # m-3, or V1's pattern m-3-?????-of-00003
+    fs, inner = fsspec.core.url_to_fs(directory)
+    names = _listing(fs, inner)
+    assert names == sorted(os.listdir(local_dir))  # the shards' temporary bundles and directory are gone
+    for name in names:
+        if name != "checkpoint":
+            assert fs.cat_file(f"{inner}/{name}") == (local_dir / name).read_bytes(), name
+    assert fs.cat_file(f"{inner}/checkpoint").decode() == \
+        (local_dir / "checkpoint").read_text().replace(str(local_dir), directory)
+    if protocol == "objmem":  # streamed to final names (V2: the shards' own), the merged index after the data
+        events = [event for event in ObjectStoreFileSystem.events if event[0] in ("upload", "mv", "put")]
+        if version == "V2":
+            shards = [f"part-{k:05d}-of-00003" for k in range(3)]
+            expected = [event for shard in shards
+                        for event in (("upload", shard + ".data-00000-of-00001"), ("put", shard + ".index"))]
+            expected += [("mv", f"m-3.data-{k:05d}-of-00003") for k in range(3)] + [("put", "m-3.index")]
+        else:
+            expected = [("upload", f"m-3-{k:05d}-of-00003") for k in range(3)]
+        assert events[:len(expected)] == expected
+        assert events[-1] == ("mv", "checkpoint")  # the state file last
+    copy = tmp_path / "copy"  # what TensorFlow 2.21 reads: the store's files copied to a local directory
+    copy.mkdir()
+    for name in names:
+        (copy / name).write_bytes(fs.cat_file(f"{inner}/{name}"))
+    monkeypatch.undo()  # TensorFlow's own temporary files are its business
+    restored = _tf_restore(tf1, str(copy / os.path.basename(url)))
+    for name, value in _sharded_values().items():
+        np.testing.assert_array_equal(restored[name], value, err_msg=name)
+
+
+@pytest.mark.parametrize("protocol", ["memory", "objmem"])
+def test_merge_in_the_store_matches_a_local_merge(tmp_path, monkeypatch, protocol):
+    from saver.format import bundle_files
+    from saver.format.bundle import Slice, merge_bundles
+    monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
+    full = np.arange(14.0).reshape(7, 2)
+    shards = [{"z": np.float32(1), "emb": [Slice((7, 2), "3,2:-", full[3:5])]},
+              {"b": np.float32(3), "emb": [Slice((7, 2), "0,3:-", full[:3]), Slice((7, 2), "5,2:-", full[5:])]}]
+
+    def merged(root):
+        write_checkpoint(root + "/m", {"old": np.zeros(2)})  # an older checkpoint of the same prefix
+        ObjectStoreFileSystem.events.clear()
+        prefixes = [write_checkpoint(f"{root}/m_temp/part-{k:05d}-of-00002", shard) for k, shard in enumerate(shards)]
+        merge_bundles(prefixes, f"{root}/m")
+    merged(str(tmp_path))
+    url = f"{protocol}://merge-{secrets.token_hex(4)}"
+    merged(url)
+    fs, inner = fsspec.core.url_to_fs(url)
+    assert _listing(fs, inner) == sorted(os.listdir(tmp_path)) == ["m.data-00000-of-00001", "m.data-00000-of-00002",
+                                                                   "m.data-00001-of-00002", "m.index"]  # m_temp gone
+    for name in _listing(fs, inner):
+        assert fs.cat_file(f"{inner}/{name}") == (tmp_path / name).read_bytes(), name
+    np.testing.assert_array_equal(load_variable(url + "/m", "emb"), full)
+    if protocol == "objmem":  # the older index goes before any data is replaced; the new one is put last
+        merge_steps = [event for event in ObjectStoreFileSystem.events if event[1].startswith("m.")]
+        assert merge_steps == [("rm", "m.index"), ("mv", "m.data-00000-of-00002"), ("mv", "m.data-00001-of-00002"),
+                               ("put", "m.index")]
+
+
+def _tf_restore(tf, prefix):
+    """TensorFlow restores ``prefix`` into zeroed variables of the same devices; returns their values."""
+    variables = {}
+    with tf.Graph().as_default():
+        for name, value in _sharded_values().items():
+            with tf.device(DEVICES[name]):
+                variables[name] = tf.Variable(np.zeros_like(value, dtype=value.dtype if value.dtype != object
+                                                            else np.bytes_), name=name)
+        saver = tf.train.Saver(sharded=True)
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 3})) as sess:
+            saver.restore(sess, prefix)
+            return sess.run(variables)
