@@ -274,6 +274,8 @@ NAMESPACES = {
         "list_variables": "saver.storage.reader:list_variables",
         "load_variable": "saver.storage.reader:load_variable",
         "init_from_checkpoint": "saver.restore:init_from_checkpoint",
+        "warm_start": "saver.restore:warm_start",
+        "VocabInfo": "saver.restore:VocabInfo",
         "get_or_create_global_step": "graph.train.global_step:get_or_create_global_step",
         "get_global_step": "graph.train.global_step:get_global_step",
         "create_global_step": "graph.train.global_step:create_global_step",

@@ -362,6 +362,8 @@ def _reverse_sequence_grad(op, grad):
 NotDifferentiable("DecodeRaw")  # as TF's parsing_ops declares it (bytes in, numbers out)
 NotDifferentiable("ParseTensor")  # as TF's parsing_grad declares them
 NotDifferentiable("SerializeTensor")
+NotDifferentiable("GenerateVocabRemapping")  # as TF's training/checkpoint_ops declares them (the second
+NotDifferentiable("LoadAndRemapMatrix")  # op's kernel is saver's: it reads a checkpoint)
 
 
 @RegisterGradient("SpaceToDepth")

@@ -36,7 +36,7 @@ KERNEL_FAMILIES = (
     "batch_index_ops", "histogram_ops", "parallel_stack_ops", "timestamp_ops", "image_patches_ops",
     "tensor_serialization_ops", "audio_ops", "fft_ops", "image_crop_resize_ops", "image_box_ops",
     "random_gamma_ops", "random_poisson_ops", "random_gamma_grad_ops",
-    "string_hash_ops", "lookup_text_file_ops",
+    "string_hash_ops", "lookup_text_file_ops", "vocab_remapping_ops",
     "fake_quant_ops",
     "guarantee_const_ops", "compression_ops", "sparse_matmul_ops", "linalg_least_squares_ops",
     "sparse_serialization_ops",

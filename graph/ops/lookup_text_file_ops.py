@@ -64,10 +64,10 @@ def _text(value) -> str:
 class _Reader:
     """The fields of one file's lines as a table of ``key_dtype`` to ``value_dtype`` wants them."""
 
-    def __init__(self, op, filename: str, key_dtype, value_dtype):
+    def __init__(self, op, filename: str, key_dtype, value_dtype, indices: dict | None = None):
         self.op, self.filename = op, filename
         self.dtypes = {"key": key_dtype, "value": value_dtype}
-        self.indices = {"key": op._attrs["key_index"], "value": op._attrs["value_index"]}
+        self.indices = indices or {"key": op._attrs["key_index"], "value": op._attrs["value_index"]}
         self.offset = op._attrs.get("offset", 0)
         self.delimiter = op._attrs.get("delimiter", "\t")
         self.delimiter = self.delimiter.encode() if isinstance(self.delimiter, str) else self.delimiter
@@ -117,6 +117,14 @@ class _Reader:
         if not entries:  # the first read hit the end of the file
             raise self.fail("Read less bytes than requested", errors.OutOfRangeError)
         return entries
+
+
+def read_text_file_entries(op, filename: str, vocab_size: int, key_index: int, value_index: int, key_dtype,
+                           value_dtype, insert=None) -> list:
+    """(key, value) per line of ``filename`` read as TF's TextFileLineIterator reads it, failing as it fails (errors
+    name ``op``): for kernels filling tables of their own, as GenerateVocabRemapping's does."""
+    reader = _Reader(op, filename, key_dtype, value_dtype, {"key": key_index, "value": value_index})
+    return reader.entries(file_io.read_bytes(filename), vocab_size, insert)
 
 
 def _check_index_dtypes(op, handle: TableHandle) -> None:

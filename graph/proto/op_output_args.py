@@ -206,6 +206,8 @@ _BY_SIGNATURE = {
     'sum': 'AddN',
     'writer': 'SummaryWriter',
     'tensors*dtypes': 'RestoreV2',
+    'remapping num_present': 'GenerateVocabRemapping',
+    'output_matrix': 'LoadAndRemapMatrix',
     'units_completed': 'ReaderNumWorkUnitsCompletedV2',
     'value lengths': 'TensorArrayConcatV3',
     'values indices': 'TopKV2',

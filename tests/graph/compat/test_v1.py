@@ -66,3 +66,9 @@ def test_arg_min_and_arg_max_build_tensorflow_graphs(tf1):
         return [tf.arg_min(x, 0), tf.arg_max(x, 1, output_type=tf.int32)]
 
     assert_same_graph_v1(tf1, build)
+
+
+def test_warm_start_names_resolve_to_saver():
+    from saver.restore import VocabInfo, warm_start
+    assert tf.train.warm_start is warm_start and tf.train.VocabInfo is VocabInfo
+    assert "warm_start" in dir(tf.train) and "VocabInfo" in dir(tf.train)
