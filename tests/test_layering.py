@@ -30,6 +30,7 @@ LAYERS = (
     ("graph.io",),
     ("graph.summary",),  # above graph.io: its MetaGraphDef event encodes control-flow contexts
     ("graph.viz",),
+    ("graph.testing",),  # tf.test: TestCase opens Sessions (runtime) and its benchmarks draw Timelines (viz)
     ("saver",),  # the package face: lazy
     ("saver.format",),
     ("saver.storage",),

@@ -96,6 +96,8 @@ _train_queue_runner = _Namespace("train.queue_runner", "graph.train.queue_runner
 _io_gfile = _Namespace("io.gfile", "graph.platform.gfile_v2", {})  # tf.io.gfile: TF2's spelling of tf.gfile
 _data_experimental = _Namespace("data.experimental", "graph.data.experimental", {  # tf.data.experimental
     "make_saveable_from_iterator": "saver.graph_ops.iterator_saveable:make_saveable_from_iterator"})
+_test_experimental = _Namespace("test.experimental", None, {  # tf.test.experimental
+    "sync_devices": "graph.testing.environment:sync_devices"})
 
 
 def disable_eager_execution() -> None:

@@ -223,7 +223,12 @@ NAMESPACES = {
         "assert_all_finite": "graph.ops.numerics_ops:verify_tensor_all_finite",
         **{name: "graph.ops.math_ops:" + name for name in ("is_finite", "is_inf", "is_nan")},
     }, frozenset()),
-    "test": ("graph.gradients.gradient_checker", {}, frozenset()),
+    "test": (("graph.gradients.gradient_checker", "graph.testing.testcase", "graph.testing.runner",
+              "graph.testing.environment", "graph.testing.benchmark", "graph.testing.stubout",
+              "graph.testing.local_cluster", "graph.testing.graph_def_equality"),
+             {"experimental": "graph.compat.v1:_test_experimental"},
+             frozenset(("sync_devices", "benchmarks_main", "run_benchmarks", "equal_graph_def", "summarize_node_def",
+                        "summarize_attr_value"))),
     "train": (None, {
         "replica_device_setter": "graph.train.device_setter:replica_device_setter",
         "write_graph": "graph.io.graph_io:write_graph",

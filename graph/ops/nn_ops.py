@@ -55,7 +55,8 @@ def _log_softmax(x):
 
 _ACTIVATIONS = {
     "Relu": lambda x: np.maximum(x, 0), "Relu6": lambda x: np.clip(x, 0, 6),
-    "Elu": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
+    # TF's Eigen functor computes exp(x) - 1 in the input's precision, not expm1 (float16 rounds apart).
+    "Elu": lambda x: np.where(x > 0, x, np.exp(np.minimum(x, 0)) - 1),
     "Softplus": lambda x: np.logaddexp(0, x), "Sigmoid": _sigmoid, "Tanh": np.tanh,
     "Softmax": _softmax, "LogSoftmax": _log_softmax,
 }

@@ -8,7 +8,9 @@ sessions on one graph hold independent values.  The assign ops take the ref at i
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 
 import numpy as np
 
@@ -107,7 +109,21 @@ def _owns_buffer(value: np.ndarray) -> bool:
     return view.flags.owndata
 
 
+# use_locking=True makes a write into a variable exclusive, as TF's per-variable mutex does: numpy drops the GIL
+# inside a large in-place add or copy, so concurrent unlocked updates may lose increments (TF's may too).
+_UPDATE_LOCK = threading.Lock()
+
+
+def _locking(compute):
+    """``compute`` run under the update lock when its op's ``use_locking`` is set."""
+    def locked(ctx, op, inputs):
+        with _UPDATE_LOCK if op._attrs.get("use_locking") else contextlib.nullcontext():
+            return compute(ctx, op, inputs)
+    return locked
+
+
 def _compute_update(function):
+    @_locking
     def compute(ctx, op, inputs):
         ref, value = inputs
         ref = kernels.variable_ref(op, ref)
@@ -140,7 +156,7 @@ def _infer_update(op):
 
 
 _ASSIGN_DEFAULTS = {"validate_shape": True, "use_locking": True}
-kernels.register("Assign", infer=_infer_assign, compute=_compute_assign, ref_inputs=(0,),
+kernels.register("Assign", infer=_infer_assign, compute=_locking(_compute_assign), ref_inputs=(0,),
                  default_attrs=_ASSIGN_DEFAULTS)
 kernels.register("AssignAdd", infer=_infer_update, compute=_compute_update(np.add), ref_inputs=(0,),
                  default_attrs={"use_locking": False})

@@ -2,8 +2,8 @@
 rpc_options.proto), with protobuf's Python API (graph/proto/python_api.py): a ServerDef carries one as its
 ``default_session_config``, and TF parses the bytes.
 
-Layout (field numbers as in TF 2.21; ``Experimental`` and ``RewriterConfig`` are declared without their
-fields, which nothing here reads: parsed bytes keep them as unknown fields)::
+Layout (field numbers as in TF 2.21; ``Experimental`` is declared without its fields and ``RewriterConfig`` with
+its scalar switches only, which nothing here reads: parsed bytes keep the rest as unknown fields)::
 
     ConfigProto           : 1 device_count map<string, int32>, 2 intra_op_parallelism_threads int32,
                             3 placement_period int32, 4 device_filters string*, 5 inter_op_parallelism_threads int32,
@@ -24,6 +24,13 @@ fields, which nothing here reads: parsed bytes keep them as unknown fields)::
     OptimizerOptions      : 1 do_common_subexpression_elimination bool, 2 do_constant_folding bool,
                             3 opt_level Level, 4 do_function_inlining bool, 5 global_jit_level GlobalJitLevel,
                             6 max_folded_constant_in_bytes int64, 7 cpu_global_jit bool
+    RewriterConfig        : Grappler's switches, which nothing here runs: the Toggle fields 1 layout_optimizer,
+                            3 constant_folding, 7 arithmetic_optimization, 8 dependency_optimization,
+                            9 loop_optimization, 10 function_optimization, 11 debug_stripper, 13 shape_optimization,
+                            14 remapping, 15 scoped_allocator_optimization, 18 pin_to_host_optimization,
+                            22 implementation_selector, 23 auto_mixed_precision, 24 common_subgraph_elimination;
+                            the bools 2 disable_model_pruning, 19 disable_meta_optimizer, 21 fail_on_optimizer_errors;
+                            17 min_graph_nodes int32, 20 meta_optimizer_timeout_ms int64 (the others: unknown fields)
     ThreadPoolOptionProto : 1 num_threads int32, 2 global_name string
     RPCOptions            : 1 use_rpc_for_inprocess_master bool, 2 compression_algorithm string,
                             3 compression_level int32, 4 cache_rpc_response bool,
@@ -127,8 +134,34 @@ class OptimizerOptions(ConfigMessage, full_name="tensorflow.OptimizerOptions"):
     cpu_global_jit = Field(7, BOOL)
 
 
+_TOGGLE = {"DEFAULT": 0, "ON": 1, "OFF": 2, "AGGRESSIVE": 3, "EXPERIMENTAL_MLIR": 4, "EXPERIMENTAL_BOTH": 5}
+
+
 class RewriterConfig(ConfigMessage, full_name="tensorflow.RewriterConfig"):
-    """``GraphOptions.rewrite_options``: Grappler's passes, which nothing here runs (no fields declared)."""
+    """``GraphOptions.rewrite_options``: Grappler's switches (accepted: nothing here rewrites graphs), settable as
+    TF's tests and ``tf.test.benchmark_config`` set them."""
+
+    DEFAULT, ON, OFF, AGGRESSIVE, EXPERIMENTAL_MLIR, EXPERIMENTAL_BOTH = 0, 1, 2, 3, 4, 5  # Toggle
+    Toggle = EnumNames("Toggle", _TOGGLE)
+    layout_optimizer = Field(1, enum("Toggle", _TOGGLE))
+    disable_model_pruning = Field(2, BOOL)
+    constant_folding = Field(3, enum("Toggle", _TOGGLE))
+    arithmetic_optimization = Field(7, enum("Toggle", _TOGGLE))
+    dependency_optimization = Field(8, enum("Toggle", _TOGGLE))
+    loop_optimization = Field(9, enum("Toggle", _TOGGLE))
+    function_optimization = Field(10, enum("Toggle", _TOGGLE))
+    debug_stripper = Field(11, enum("Toggle", _TOGGLE))
+    shape_optimization = Field(13, enum("Toggle", _TOGGLE))
+    remapping = Field(14, enum("Toggle", _TOGGLE))
+    scoped_allocator_optimization = Field(15, enum("Toggle", _TOGGLE))
+    min_graph_nodes = Field(17, INT32)
+    pin_to_host_optimization = Field(18, enum("Toggle", _TOGGLE))
+    disable_meta_optimizer = Field(19, BOOL)
+    meta_optimizer_timeout_ms = Field(20, INT64)
+    fail_on_optimizer_errors = Field(21, BOOL)
+    implementation_selector = Field(22, enum("Toggle", _TOGGLE))
+    auto_mixed_precision = Field(23, enum("Toggle", _TOGGLE))
+    common_subgraph_elimination = Field(24, enum("Toggle", _TOGGLE))
 
 
 class GraphOptions(ConfigMessage, full_name="tensorflow.GraphOptions"):
