@@ -102,6 +102,7 @@ TOP_LEVEL_ALIASES = {
     "random_poisson": "graph.ops.random_poisson_ops:random_poisson",
     "Module": "graph.tracking.module:Module",
     "Session": "graph.runtime.session:Session",
+    "PriorityQueue": "graph.ops.priority_queue_ops:PriorityQueue",
     "scatter_add": "graph.ops.scatter_ops:scatter_add",
     "scatter_sub": "graph.ops.scatter_ops:scatter_sub",
     "scatter_update": "graph.ops.scatter_ops:scatter_update",

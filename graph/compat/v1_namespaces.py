@@ -55,6 +55,7 @@ NAMESPACES = {
         "write_graph": "graph.io.graph_io:write_graph",
         **{name: "graph.ops.string_ops:" + name for name in ("decode_base64", "encode_base64")},
         **{name: "graph.ops.queue_ops:" + name for name in ("QueueBase", "PaddingFIFOQueue", "RandomShuffleQueue")},
+        "PriorityQueue": "graph.ops.priority_queue_ops:PriorityQueue",
         "match_filenames_once": "graph.data.matching_files:match_filenames_once",
         "gfile": "graph.compat.v1:_io_gfile",
         **{name: "graph.platform.tfrecord_io:" + name for name in (
@@ -188,7 +189,7 @@ NAMESPACES = {
         **{name: "graph.variables.initializers:" + name for name in ("he_normal", "he_uniform", "lecun_normal",
                                                                      "lecun_uniform")},
     }, frozenset()),
-    "queue": ("graph.ops.queue_ops", {}, frozenset()),
+    "queue": ("graph.ops.queue_ops", {"PriorityQueue": "graph.ops.priority_queue_ops:PriorityQueue"}, frozenset()),
     "metrics": (("graph.train.metrics", "graph.train.metrics_thresholds", "graph.train.metrics_at_k"), {},
                 frozenset()),
     "graph_util": ("graph.io.graph_util", {}, frozenset()),
@@ -219,6 +220,7 @@ NAMESPACES = {
         "difference", "intersection", "union", "size")}, frozenset()),
     "debugging": ("graph.ops.check_ops", {
         "Assert": "graph.ops.control_flow_assert:Assert",
+        "assert_shapes": "graph.ops.check_shapes_ops:assert_shapes",
         "check_numerics": "graph.ops.numerics_ops:check_numerics",
         "assert_all_finite": "graph.ops.numerics_ops:verify_tensor_all_finite",
         **{name: "graph.ops.math_ops:" + name for name in ("is_finite", "is_inf", "is_nan")},

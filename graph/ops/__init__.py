@@ -23,7 +23,7 @@ KERNEL_FAMILIES = (
     "data_flow_ops", "top_k_ops", "candidate_sampling_ops", "candidate_sampling_fixed", "dilation_ops",
     "sparse_ops", "segment_ops",
     "tensor_array_ops", "control_flow_frame_ops", "sequence_ops", "stack_ops", "tensor_array_kernels",
-    "queue_ops", "reader_ops", "parsing_ops", "parsing_sequence_ops", "resource_variable_ops",
+    "queue_ops", "priority_queue_ops", "reader_ops", "parsing_ops", "parsing_sequence_ops", "resource_variable_ops",
     "sparse_map_ops", "image_resize_ops", "image_adjust_ops", "image_color_ops", "complex_ops", "logging_ops",
     "script_ops",
     "ctc_ops", "ctc_beam_search", "multinomial_ops", "edit_distance_ops", "numerics_ops", "sparse_reorder_ops",

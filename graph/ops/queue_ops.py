@@ -46,6 +46,8 @@ def _compute_queue(ctx, op, inputs):
     key = ("queue", shared or op._name)
     state = ctx.op_state.get(key)
     if state is not None and shared:
+        if state.kind != _KINDS[op._type]:  # another kind of queue has this name (TF's MatchesNodeDef)
+            raise errors.InvalidArgumentError(None, op, f"Expected {state.kind}, found {op.type}")
         state.check_request(op, int(op._attrs["capacity"]), [d.numpy_dtype for d in op._attrs["component_types"]],
                             _shapes_attr(op), int(op._attrs.get("min_after_dequeue", 0)),
                             (int(op._attrs.get("seed", 0)), int(op._attrs.get("seed2", 0))))
@@ -202,7 +204,7 @@ def _as_shape_list(shapes, unknown_dim_allowed: bool = False) -> list | None:
     if isinstance(shapes, TensorShape):
         shapes = [shapes]
     if not isinstance(shapes, (tuple, list)):
-        raise TypeError("Shapes must be a TensorShape or a list or tuple of TensorShapes.")
+        raise TypeError(f"Shapes must be a TensorShape or a list or tuple of TensorShapes, got {type(shapes)} instead.")
     if all(shape is None or isinstance(shape, int) for shape in shapes):
         shapes = [shapes]  # one shape given as a list of dimensions
     shapes = [as_shape(shape) for shape in shapes]
@@ -238,12 +240,14 @@ class QueueBase:
         self._dtypes = dtypes
         if shapes is not None:
             if len(shapes) != len(dtypes):
-                raise ValueError("Queue shapes must have the same length as dtypes")
+                raise ValueError(f"Queue shapes must have the same length as dtypes, received "
+                                 f"len(shapes)={len(shapes)}, len(dtypes)={len(dtypes)}")
             self._shapes = [as_shape(s) for s in shapes]
         else:
             self._shapes = [TensorShape(None) for _ in dtypes]
         if names is not None and len(names) != len(dtypes):
-            raise ValueError("Queue names must have the same length as dtypes")
+            raise ValueError(f"Queue names must have the same length as dtypes,received len(names)={len(names)},"
+                             f"len {len(dtypes)}")  # TF's wording, missing spaces included
         self._names = names
         self._queue_ref = queue_ref
         self._name = queue_ref.op.name.split("/")[-1]

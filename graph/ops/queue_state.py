@@ -116,7 +116,7 @@ class QueueState:
                                                   f"({self.seeds[0]}, {self.seeds[1]}) but requested seeds are "
                                                   f"({seeds[0]}, {seeds[1]}).")
         if dtypes != self.dtypes:
-            names = lambda types: ", ".join(dtypes_lib.as_dtype(t).name for t in types)  # noqa: E731
+            names = lambda types: ", ".join(dtypes_lib.as_dtype(t).message_name for t in types)  # noqa: E731
             raise errors.InvalidArgumentError(None, op, f"Shared queue '{self.name}' has component types "
                                               f"{names(self.dtypes)} but requested component types were "
                                               f"{names(dtypes)}")

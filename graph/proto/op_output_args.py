@@ -73,7 +73,7 @@ _BY_SIGNATURE = {
     'handle': (
         'BatchDatasetV2 CacheDataset ConcatenateDataset FIFOQueueV2 FilterDataset FixedLengthRecordDatasetV2 '
         'FlatMapDataset GeneratorDataset InterleaveDataset IteratorV2 MapDataset OneShotIterator '
-        'PaddedBatchDatasetV2 PaddingFIFOQueueV2 PrefetchDataset RandomShuffleQueueV2 RangeDataset '
+        'PaddedBatchDatasetV2 PaddingFIFOQueueV2 PrefetchDataset PriorityQueueV2 RandomShuffleQueueV2 RangeDataset '
         'RepeatDataset ShuffleDataset SkipDataset StackV2 TFRecordDataset TakeDataset TensorDataset '
         'TensorSliceDataset TextLineDataset UnbatchDataset ZipDataset'
     ),

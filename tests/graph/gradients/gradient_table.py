@@ -201,7 +201,8 @@ UNREGISTERED_IN_TF = frozenset({
     "ReadFile", "WriteFile",  # whole-file ops (graph.ops.file_ops): strings, TF registers no gradient
     "SerializeSparse", "DeserializeSparse",  # SparseTensor dataset components (graph.data.sparse_elements)
     # queues (TF declares only the V1 queue ops NotDifferentiable; nothing for the V2 resource ops)
-    "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "QueueEnqueueV2", "QueueEnqueueManyV2",
+    "FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2", "QueueEnqueueV2",
+    "QueueEnqueueManyV2",
     "QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2",
     # readers (TF declares nothing for the V2 reader ops)
     "TFRecordReaderV2", "TextLineReaderV2", "FixedLengthRecordReaderV2", "WholeFileReaderV2", "IdentityReaderV2",
