@@ -22,6 +22,8 @@ __all__ = ["IndexedSlices", "IndexedSlicesValue", "convert_to_tensor_or_indexed_
 class IndexedSlices:
     """A sparse representation of a set of tensor slices at given indices (TensorFlow's tf.IndexedSlices)."""
 
+    _is_tensor_like = True  # tf.is_tensor accepts it, as TF's
+
     __slots__ = ("_values", "_indices", "_dense_shape")
 
     def __init__(self, values: Tensor, indices: Tensor, dense_shape: Tensor | None = None):

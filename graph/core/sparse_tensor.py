@@ -23,6 +23,8 @@ SparseTensorValue.__doc__ = "A value representation of SparseTensor (what Sessio
 class SparseTensor:
     """A sparse tensor: ``values[i]`` at coordinates ``indices[i]`` of a tensor of shape ``dense_shape``."""
 
+    _is_tensor_like = True  # tf.is_tensor accepts it, as TF's
+
     __slots__ = ("_indices", "_values", "_dense_shape", "_dense_shape_default")
 
     def __init__(self, indices, values, dense_shape):

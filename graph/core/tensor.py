@@ -153,8 +153,9 @@ class Tensor:
 
 
 def is_tensor(value) -> bool:
-    """True if ``value`` is a graph Tensor."""
-    return isinstance(value, Tensor)
+    """``tf.is_tensor``: True for a graph Tensor and for what TF counts as tensor-like (Variables, SparseTensors,
+    IndexedSlices: classes declaring ``_is_tensor_like``); False for numpy arrays, Python values and Operations."""
+    return isinstance(value, Tensor) or getattr(type(value), "_is_tensor_like", False)
 
 
 # (priority, base type, function), kept sorted by priority: convert_to_tensor tries them in order.

@@ -50,6 +50,8 @@ _logger = logging.getLogger("graph")
 class Variable(metaclass=VariableMetaclass):
     """A TensorFlow 1.x graph variable (``RefVariable``): VariableV2 + Assign initializer + read snapshot."""
 
+    _is_tensor_like = True  # tf.is_tensor accepts it, as TF's
+
     SaveSliceInfo = SaveSliceInfo
     _applies_variable_creators = True  # tf.Variable(...) runs the graph's variable creators (TF's VariableV1)
 
