@@ -114,8 +114,9 @@ def _owns_buffer(value: np.ndarray) -> bool:
 _UPDATE_LOCK = threading.Lock()
 
 
-def _locking(compute):
-    """``compute`` run under the update lock when its op's ``use_locking`` is set."""
+def exclusive_when_locking(compute):
+    """``compute`` run under the update lock when its op's ``use_locking`` is set (the assign ops here, the
+    training ops' Apply* kernels)."""
     def locked(ctx, op, inputs):
         with _UPDATE_LOCK if op._attrs.get("use_locking") else contextlib.nullcontext():
             return compute(ctx, op, inputs)
@@ -123,7 +124,7 @@ def _locking(compute):
 
 
 def _compute_update(function):
-    @_locking
+    @exclusive_when_locking
     def compute(ctx, op, inputs):
         ref, value = inputs
         ref = kernels.variable_ref(op, ref)
@@ -156,7 +157,7 @@ def _infer_update(op):
 
 
 _ASSIGN_DEFAULTS = {"validate_shape": True, "use_locking": True}
-kernels.register("Assign", infer=_infer_assign, compute=_locking(_compute_assign), ref_inputs=(0,),
+kernels.register("Assign", infer=_infer_assign, compute=exclusive_when_locking(_compute_assign), ref_inputs=(0,),
                  default_attrs=_ASSIGN_DEFAULTS)
 kernels.register("AssignAdd", infer=_infer_update, compute=_compute_update(np.add), ref_inputs=(0,),
                  default_attrs={"use_locking": False})

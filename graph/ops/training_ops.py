@@ -28,6 +28,7 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape, debug_string
 from graph.core.graph import Tensor, convert_to_tensor
 from graph.ops import resource_variable_ops
+from graph.ops.state_ops import exclusive_when_locking
 from graph.ops import training_updates as updates
 
 __all__ = [
@@ -207,6 +208,7 @@ def _check_shapes(op, spec: _Spec, named: dict) -> None:
                                                         "of range")
 
 
+@exclusive_when_locking
 def _compute(ctx, op, inputs):
     spec = _SPECS_BY_TYPE[op.type]
     dtype = op._attrs["T"].numpy_dtype

@@ -186,3 +186,23 @@ def test_sparse_updates_run_in_rounds_of_distinct_rows():
     rounds = training_updates.occurrence_rounds(np.array([3, 1, 3, 3, 0, 1]))
     assert [r.tolist() for r in rounds] == [[0, 1, 4], [2, 5], [3]]
     assert training_updates.occurrence_rounds(np.array([], np.int64)) == []
+
+
+def test_use_locking_makes_concurrent_updates_exclusive():
+    # TF's use_locking=True holds the variable's mutex through an Apply*: updates from concurrent runs all land.
+    # Without the lock, numpy's in-place passes over a large variable interleave (they drop the GIL).
+    import threading
+
+    size = 1_000_000
+    with ours.Graph().as_default():
+        variable = ours.Variable(np.zeros(size, np.float32))
+        step = ours.train.GradientDescentOptimizer(-1.0, use_locking=True).apply_gradients(
+            [(ours.constant(np.ones(size, np.float32)), variable)])
+        with ours.Session() as sess:
+            sess.run(variable.initializer)
+            threads = [threading.Thread(target=lambda: [sess.run(step) for _ in range(10)]) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            np.testing.assert_array_equal(sess.run(variable), np.full(size, 40, np.float32))
