@@ -4,7 +4,7 @@ ops (EncodePng, DecodePng, DecodeImage) and channel conversions.
 Decoding gives TF's pixels for 8-bit PNGs (grey, grey+alpha, RGB, RGBA), with ``channels`` (0, 1, 3 or 4)
 dropping alpha, adding it, or spreading grey to RGB; a colour image made grey (libpng's weighted conversion),
 16-bit or interlaced PNGs, and other formats (JPEG, GIF, BMP) are refused with UnimplementedError.  Encoding
-writes every row unfiltered, so its bytes differ from libpng's while every decoder reads the same pixels.
+writes the bytes TensorFlow's libpng writes for 8-bit images (row filters, zlib stream and IDAT chunks).
 """
 
 from __future__ import annotations

@@ -51,6 +51,13 @@ def test_decode_image_dtypes_match_tensorflow(tf_module, dtype):
 
 
 @pytest.mark.tf
+@pytest.mark.parametrize("compression", [-1, 0, 9])
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+def test_encoded_bytes_are_tensorflows(tf_module, channels, compression):
+    assert _encoded_by(ours_tf, IMAGES[channels], compression) == _encoded_by(tf_module, IMAGES[channels], compression)
+
+
+@pytest.mark.tf
 @pytest.mark.parametrize("channels", [1, 2, 3, 4])
 def test_tensorflow_decodes_our_pngs(tf_module, channels):
     contents = _encoded_by(ours_tf, IMAGES[channels])
