@@ -21,6 +21,7 @@ one declaration of this order and walks every import)::
     summary    tf.summary.FileWriter: TensorBoard event files
     io         GraphDef import, control-flow contexts in MetaGraphDefs
     viz        pictures of graphs (Graphviz DOT, our own SVG layout)
+    testing    tf.test: TestCase (sessions, evaluate, TF's assertions), tf.test.main, benchmarks
     compat     ``graph.compat.v1``: tensorflow.compat.v1's names over graph and saver (the top)
 """
 
