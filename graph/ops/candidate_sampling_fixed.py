@@ -28,7 +28,7 @@ from graph.core import random_seed
 from graph.core.graph import convert_to_tensor
 from graph.ops import philox
 from graph.ops.nn_batchnorm_ops import _shape_error
-from graph.ops.candidate_sampling_ops import (SAMPLES_PER_CANDIDATE, CandidateSamplerOutput, _WordStream,
+from graph.ops.candidate_sampling_ops import (SAMPLES_PER_CANDIDATE, _WordStream, sampler_outputs,
                                               _check_true_classes, _expected_counts, _sample)
 
 __all__ = ["fixed_unigram_candidate_sampler", "all_candidate_sampler"]
@@ -182,7 +182,7 @@ kernels.register("AllCandidateSampler", infer=_infer, compute=_compute_all, stat
                  default_attrs={"seed": 0, "seed2": 0})
 
 
-def _build(op_type: str, true_classes, attrs: dict, seed, name) -> CandidateSamplerOutput:
+def _build(op_type: str, true_classes, attrs: dict, seed, name) -> tuple:
     for attr in ("num_true", "num_sampled", "range_max", "num_shards"):
         if attr in attrs and int(attrs[attr]) < 1:
             raise ValueError(f"Attr '{attr}' of '{op_type}' Op passed {attrs[attr]} less than minimum 1.")
@@ -195,13 +195,13 @@ def _build(op_type: str, true_classes, attrs: dict, seed, name) -> CandidateSamp
         true_classes = convert_to_tensor(true_classes, dtype=dtypes_lib.int64, name="true_classes")
         op = graph.create_op(op_type, [true_classes], name=scope,
                              attrs={**attrs, "seed": seed1 or 0, "seed2": seed2 or 0})
-    return CandidateSamplerOutput(*op._outputs)
+    return sampler_outputs(op)
 
 
 def fixed_unigram_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, range_max: int,
                                     vocab_file: str = "", distortion: float = 1.0, num_reserved_ids: int = 0,
                                     num_shards: int = 1, shard: int = 0, unigrams=(), seed=None,
-                                    name: str | None = None) -> CandidateSamplerOutput:
+                                    name: str | None = None) -> tuple:
     """Classes drawn by fixed unigram weights (``unigrams`` or a CSV ``vocab_file``) raised to ``distortion``
     (``FixedUnigramCandidateSampler``)."""
     # float attrs are float32 in the NodeDef
@@ -214,7 +214,7 @@ def fixed_unigram_candidate_sampler(true_classes, num_true: int, num_sampled: in
 
 
 def all_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, seed=None,
-                          name: str | None = None) -> CandidateSamplerOutput:
+                          name: str | None = None) -> tuple:
     """Every class ``0 .. num_sampled - 1``, each with expected count 1 (``AllCandidateSampler``)."""
     attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique)}
     return _build("AllCandidateSampler", true_classes, attrs, seed, name)

@@ -43,9 +43,17 @@ SAMPLES_PER_CANDIDATE = 2048  # BaseCandidateSamplerOp: "conservatively estimate
 _WORDS_PER_BLOCK = 4  # a Philox block is four uint32 results
 _FLT_MAX = float(np.finfo(np.float32).max)
 
-CandidateSamplerOutput = collections.namedtuple(
-    "CandidateSamplerOutput", ["sampled_candidates", "true_expected_count", "sampled_expected_count"])
-CandidateSamplerOutput.__doc__ = "The three outputs of a candidate sampler op."
+# TF's generated wrappers return each sampler's three outputs as a namedtuple named after its op type.
+_SAMPLER_OUTPUT_TYPES = {
+    op_type: collections.namedtuple(op_type, ["sampled_candidates", "true_expected_count", "sampled_expected_count"])
+    for op_type in ("UniformCandidateSampler", "LogUniformCandidateSampler", "LearnedUnigramCandidateSampler",
+                    "FixedUnigramCandidateSampler", "AllCandidateSampler")}
+
+
+def sampler_outputs(op) -> tuple:
+    """A candidate sampler op's outputs as TF returns them: a namedtuple named after the op type."""
+    return _SAMPLER_OUTPUT_TYPES[op.type](*op._outputs)
+
 AccidentalHits = collections.namedtuple("ComputeAccidentalHits", ["indices", "ids", "weights"])
 AccidentalHits.__doc__ = "The three outputs of ComputeAccidentalHits."
 
@@ -212,7 +220,7 @@ for _type in _SAMPLERS:
                      default_attrs={"seed": 0, "seed2": 0})
 
 
-def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, seed, name) -> CandidateSamplerOutput:
+def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, seed, name) -> tuple:
     for attr, value in (("num_true", num_true), ("num_sampled", num_sampled), ("range_max", range_max)):
         if int(value) < 1:
             raise ValueError(f"Attr '{attr}' of '{op_type}' Op passed {value} less than minimum 1.")
@@ -223,17 +231,17 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
         attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique),
                  "range_max": int(range_max), "seed": seed1 or 0, "seed2": seed2 or 0}
         op = graph.create_op(op_type, [true_classes], name=scope, attrs=attrs)
-    return CandidateSamplerOutput(*op._outputs)
+    return sampler_outputs(op)
 
 
 def uniform_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, range_max: int,
-                              seed=None, name: str | None = None) -> CandidateSamplerOutput:
+                              seed=None, name: str | None = None) -> tuple:
     """``num_sampled`` classes drawn uniformly from [0, range_max) (``UniformCandidateSampler``)."""
     return _sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed, name)
 
 
 def log_uniform_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, range_max: int,
-                                  seed=None, name: str | None = None) -> CandidateSamplerOutput:
+                                  seed=None, name: str | None = None) -> tuple:
     """``num_sampled`` classes from the Zipfian P(c) = log((c+2)/(c+1)) / log(range_max+1)
     (``LogUniformCandidateSampler``)."""
     return _sampler("LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
@@ -241,7 +249,7 @@ def log_uniform_candidate_sampler(true_classes, num_true: int, num_sampled: int,
 
 
 def learned_unigram_candidate_sampler(true_classes, num_true: int, num_sampled: int, unique: bool, range_max: int,
-                                      seed=None, name: str | None = None) -> CandidateSamplerOutput:
+                                      seed=None, name: str | None = None) -> tuple:
     """Classes drawn by their counts among the true classes seen so far, plus one each
     (``LearnedUnigramCandidateSampler``; the counts live in the session)."""
     return _sampler("LearnedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,

@@ -13,6 +13,7 @@ out as in TF.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
 
 import numpy as np
@@ -284,6 +285,11 @@ kernels.register("CombinedNonMaxSuppression", infer=_infer, compute=_compute,
                  default_attrs={"pad_per_class": False, "clip_boxes": True})
 
 
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+CombinedNonMaxSuppression = collections.namedtuple(
+    "CombinedNonMaxSuppression", ["nmsed_boxes", "nmsed_scores", "nmsed_classes", "valid_detections"])
+
+
 def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold=0.5,
                                  score_threshold=float("-inf"), pad_per_class: bool = False, clip_boxes: bool = True,
                                  name: str | None = None):
@@ -300,4 +306,4 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
             (max_total_size, "max_total_size", dtypes.int32), (iou_threshold, "iou_threshold", dtypes.float32),
             (score_threshold, "score_threshold", dtypes.float32)],
             {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)})
-        return tuple(op.outputs)
+        return CombinedNonMaxSuppression(*op.outputs)

@@ -11,6 +11,8 @@ C++ (``lrintf`` rounds half to even); the one double expression is TF's too.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from graph import errors
@@ -229,6 +231,10 @@ def _float_list(value, argument: str) -> list:
     return [float(_F32(float(v))) for v in value]  # a list(float) attr holds float32 values
 
 
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+SampleDistortedBoundingBoxV2 = collections.namedtuple("SampleDistortedBoundingBoxV2", ["begin", "size", "bboxes"])
+
+
 def sample_distorted_bounding_box(image_size, bounding_boxes, seed=None, seed2=None, min_object_covered=0.1,
                                   aspect_ratio_range=None, area_range=None, max_attempts=None,
                                   use_image_if_no_bounding_boxes=None, name: str | None = None):
@@ -247,4 +253,4 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=None, seed2=N
             (image_size, "image_size", TypeAttr(_SIZE_TYPES)), (bounding_boxes, "bounding_boxes", dtypes.float32),
             (min_object_covered, "min_object_covered", dtypes.float32)],
             lambda size, *_: {"T": size.dtype.base_dtype, **attrs}, name=name)
-        return tuple(op.outputs)
+        return SampleDistortedBoundingBoxV2(*op.outputs)

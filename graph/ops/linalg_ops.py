@@ -7,6 +7,8 @@ TensorFlow's Eigen HouseholderQR); float16 is computed in float32.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from graph.base import dtypes as dtypes_lib
@@ -201,7 +203,11 @@ def _compute_qr(ctx, op, inputs):
 kernels.register("Qr", infer=_infer_qr, compute=_compute_qr, default_attrs={"full_matrices": False})
 
 
-def qr(input, full_matrices: bool = False, name: str | None = None) -> tuple:
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+Qr = collections.namedtuple("Qr", ["q", "r"])
+
+
+def qr(input, full_matrices: bool = False, name: str | None = None) -> Qr:
     """``(q, r)`` with ``input = q @ r`` for the innermost two axes (``Qr``; ``full_matrices`` gives square q).
 
     Raises:
@@ -215,7 +221,7 @@ def qr(input, full_matrices: bool = False, name: str | None = None) -> tuple:
             raise TypeError(f"Value passed to parameter 'input' has DataType {dtype.name} not in list of allowed "
                             "values: " + ", ".join(t.name for t in _QR_TYPES))
         op = graph.create_op("Qr", [input], name=scope, attrs={"T": dtype, "full_matrices": bool(full_matrices)})
-        return op._outputs[0], op._outputs[1]
+        return Qr(op._outputs[0], op._outputs[1])
 
 
 # ----------------------------------------------------------------- DiagPart

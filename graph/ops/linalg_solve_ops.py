@@ -9,6 +9,8 @@ solve divides by its zero pivot (inf), and a Cholesky factorization that fails g
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from graph import errors
@@ -137,9 +139,13 @@ def matrix_determinant(input, name: str | None = None) -> Tensor:
     return _single_op("MatrixDeterminant", input, name, "MatrixDeterminant")
 
 
-def slogdet(input, name: str | None = None) -> tuple[Tensor, Tensor]:
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
+
+
+def slogdet(input, name: str | None = None) -> LogMatrixDeterminant:
     """``(sign, log|det|)`` of each innermost square matrix (``LogMatrixDeterminant``)."""
-    return _single_op("LogMatrixDeterminant", input, name, "LogMatrixDeterminant")
+    return LogMatrixDeterminant(*_single_op("LogMatrixDeterminant", input, name, "LogMatrixDeterminant"))
 
 
 # ----------------------------------------------------------------- MatrixSolve, MatrixTriangularSolve

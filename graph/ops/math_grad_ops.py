@@ -12,6 +12,7 @@ type) and names its converted Python inputs after the op's input arguments.
 
 from __future__ import annotations
 
+import collections
 import warnings
 
 import numpy as np
@@ -242,13 +243,17 @@ kernels.register("ListDiff", compute=_compute_list_diff,
                                    (op._attrs["out_idx"], TensorShape([None]))])
 
 
-def list_diff(x, y, out_idx=dtypes_lib.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
+
+
+def list_diff(x, y, out_idx=dtypes_lib.int32, name: str | None = None) -> ListDiff:
     """The ``ListDiff`` op: the values of ``x`` not in ``y`` and their positions in ``x``."""
-    return _gen_op("ListDiff", [(x, "x", None), (y, "y", None)],
-                   lambda x, y: {"T": x.dtype.base_dtype, "out_idx": dtypes_lib.as_dtype(out_idx)}, name, 2)
+    return ListDiff(*_gen_op("ListDiff", [(x, "x", None), (y, "y", None)],
+                             lambda x, y: {"T": x.dtype.base_dtype, "out_idx": dtypes_lib.as_dtype(out_idx)}, name, 2))
 
 
-def setdiff1d(x, y, index_dtype=dtypes_lib.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
+def setdiff1d(x, y, index_dtype=dtypes_lib.int32, name: str | None = None) -> ListDiff:
     """``tf.setdiff1d``: `list_diff` under its TF1 name (``index_dtype`` is ListDiff's ``out_idx``)."""
     return list_diff(x, y, index_dtype, name)
 

@@ -15,6 +15,8 @@ MaxPoolGradWithArgmax, so neither is here.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from graph import errors
@@ -191,9 +193,13 @@ def _argmax_type(value) -> dtypes_lib.DType:
     return dtype
 
 
+# TF's generated wrapper returns the outputs as a namedtuple named after the op.
+MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format: str = "NHWC", Targmax=None,  # noqa: N803
                          name: str | None = None, output_dtype=None,
-                         include_batch_in_index: bool = False) -> tuple[Tensor, Tensor]:
+                         include_batch_in_index: bool = False) -> MaxPoolWithArgmax:
     """``(output, argmax)``: the max of each window and the flat index it came from (``MaxPoolWithArgmax``).
 
     Raises:
@@ -212,7 +218,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format: str = "NHW
                  "padding": _padding(padding), "include_batch_in_index": bool(include_batch_in_index),
                  "T": input.dtype.base_dtype}
         op = input.graph.create_op("MaxPoolWithArgmax", [input], name=scope, attrs=attrs)
-        return op._outputs[0], op._outputs[1]
+        return MaxPoolWithArgmax(op._outputs[0], op._outputs[1])
 
 
 def _padding(padding) -> bytes:

@@ -9,6 +9,8 @@ a target out of range, or any non-finite prediction in the row, gives False.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from graph import errors
@@ -70,6 +72,11 @@ kernels.register("TopKV2", infer=_infer_top_k, compute=_compute_top_k,
                  default_attrs={"sorted": True, "index_type": dtypes_lib.int32})
 
 
+# TF's op wrapper returns its outputs as a namedtuple named after the op: fetched, it comes back as one.
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+TopKV2.__doc__ = "The (values, indices) pair ``top_k`` returns: the k largest values of each row and their indices."
+
+
 def top_k(input, k=1, sorted: bool = True, index_type=dtypes_lib.int32, name: str | None = None):
     """The ``k`` largest entries of each row of ``input`` (last axis) and their indices (``TopKV2``)."""
     graph = graph_lib.get_graph_from_inputs([input, k])
@@ -80,25 +87,6 @@ def top_k(input, k=1, sorted: bool = True, index_type=dtypes_lib.int32, name: st
                  "index_type": dtypes_lib.as_dtype(index_type)}
         op = graph.create_op("TopKV2", [input, k], name=scope, attrs=attrs)
     return TopKV2(op._outputs[0], op._outputs[1])
-
-
-class TopKV2(tuple):
-    """The (values, indices) pair ``top_k`` returns, as TF's named tuple ``TopKV2``."""
-
-    __slots__ = ()
-
-    def __new__(cls, values: Tensor, indices: Tensor):
-        return super().__new__(cls, (values, indices))
-
-    @property
-    def values(self) -> Tensor:
-        """The k largest values of each row."""
-        return self[0]
-
-    @property
-    def indices(self) -> Tensor:
-        """Their indices in the last axis."""
-        return self[1]
 
 
 # ----------------------------------------------------------------- InTopKV2

@@ -214,6 +214,16 @@ def failure_text(tf, build) -> str:
     return "ran"
 
 
+def fetch_named_result(tf1, build) -> tuple:
+    """``build(tf)``'s multi-output result in both frameworks (graphs compared op by op), checked to be a namedtuple
+    of TF's type name and fields, as built and as ``Session.run`` returns it; returns (ours, TF's) fetched values."""
+    (ours, mine), (theirs, real) = assert_same_graph_v1(tf1, build)
+    fetched = run_in(compat_v1, ours, mine), run_in(tf1, theirs, real)
+    for result in (mine, *fetched):
+        assert (type(result).__name__, getattr(result, "_fields", None)) == (type(real).__name__, real._fields)
+    return fetched
+
+
 def run_in(tf, graph, fetches):
     """``fetches`` computed in a new Session of ``tf`` on ``graph``."""
     with tf.Session(graph=graph) as sess:

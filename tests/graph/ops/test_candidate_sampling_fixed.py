@@ -6,7 +6,7 @@ import pytest
 
 import graph.compat.v1 as ours_tf
 from graph.runtime import session
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, fetch_named_result
 
 TRUE_CLASSES = np.array([[1, 2], [3, 5], [0, 6]], np.int64)
 UNIGRAMS = [3.0, 1.0, 0.5, 7.0, 2.0, 2.0, 9.0, 0.25, 1.0, 4.0]
@@ -91,3 +91,17 @@ def test_errors_match_tensorflow(tf1, case):
     assert theirs != "ran"
     assert failure_kind(ours_tf, ERRORS[case]) == failure_kind(tf1, ERRORS[case])
     assert failure_text(ours_tf, ERRORS[case]) in theirs  # TF's run-time messages add where the node was built
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("sampler", ["fixed_unigram_candidate_sampler", "all_candidate_sampler"])
+def test_sampler_result_is_tfs_named_tuple_and_fetches_as_one(tf1, sampler):
+    def build(tf):
+        classes = tf.constant([[1, 2]], tf.int64)
+        if sampler == "all_candidate_sampler":
+            return tf.nn.all_candidate_sampler(classes, 2, 3, True, seed=4)
+        return tf.nn.fixed_unigram_candidate_sampler(classes, 2, 3, True, 4, unigrams=[1., 2., 3., 4.], seed=4)
+
+    mine, real = fetch_named_result(tf1, build)
+    np.testing.assert_array_equal(mine.sampled_candidates, real.sampled_candidates)
+    np.testing.assert_allclose(mine.sampled_expected_count, real.sampled_expected_count, rtol=1e-6)

@@ -6,7 +6,7 @@ import pytest
 import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.runtime import session
-from tests.graph.graph_oracle import assert_same_graph_v1 as assert_same_graph
+from tests.graph.graph_oracle import assert_same_graph_v1 as assert_same_graph, fetch_named_result
 
 TRUE_CLASSES = np.array([[1, 2], [3, 15], [0, 19]], np.int64)
 
@@ -97,3 +97,15 @@ def test_true_classes_out_of_range_are_rejected():
         sampled = ours_tf.nn.log_uniform_candidate_sampler(classes, 2, 3, True, 10, seed=1)
         with pytest.raises(errors.InvalidArgumentError, match=r"received 15"):
             session.Session(graph=g).run(sampled, {classes: TRUE_CLASSES})
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("sampler", ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
+                                     "learned_unigram_candidate_sampler"])
+def test_sampler_result_is_tfs_named_tuple_and_fetches_as_one(tf1, sampler):
+    def build(tf):
+        return getattr(tf.nn, sampler)(tf.constant([[1, 2]], tf.int64), 2, 3, True, 6, seed=4)
+
+    mine, real = fetch_named_result(tf1, build)
+    np.testing.assert_array_equal(mine.sampled_candidates, real.sampled_candidates)
+    np.testing.assert_allclose(mine.true_expected_count, real.true_expected_count, rtol=1e-6)

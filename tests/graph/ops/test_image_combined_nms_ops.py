@@ -6,7 +6,7 @@ import pytest
 
 import graph.compat.v1 as ours_tf
 from graph.ops.image_combined_nms_ops import _introsort
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, fetch_named_result
 
 RNG = np.random.RandomState(11)
 BOXES = (RNG.rand(2, 30, 1, 4) * 1.4 - 0.2).astype(np.float32)  # some outside [0, 1]: clip_boxes matters
@@ -98,3 +98,13 @@ def test_run_time_errors_match_tensorflow(tf_module, boxes_shape, scores_shape, 
 
     assert failure_kind(ours_tf, build) == failure_kind(tf_module, build) == "InvalidArgumentError"
     assert failure_text(ours_tf, build) in failure_text(tf_module, build)
+
+
+@pytest.mark.tf
+def test_combined_nms_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    boxes = np.array([[[[0, 0, 1, 1]], [[0, 0.1, 1, 1.1]], [[0, 2, 1, 3]]]], np.float32)
+    scores = np.array([[[0.9], [0.8], [0.7]]], np.float32)
+    mine, real = fetch_named_result(
+        tf1, lambda tf: tf.image.combined_non_max_suppression(tf.constant(boxes), tf.constant(scores), 2, 2))
+    for got, want in zip(mine, real):
+        np.testing.assert_array_equal(got, want)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours_tf
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, fetch_named_result
 
 BOXES = np.array([[[0.1, 0.2, 0.5, 0.9], [0.3, 0.3, 0.35, 0.4]]], np.float32)
 # (image size, its dtype, keyword arguments): defaults, few attempts (often the whole image), tiny areas that a
@@ -100,3 +100,11 @@ def test_image_size_checks_match_tensorflow(tf_module):
     assert failure_kind(ours_tf, build) == failure_kind(tf_module, build) == "InvalidArgumentError"
     assert "image_size must contain 3 elements[4]" in failure_text(ours_tf, build)
     assert failure_text(ours_tf, build) in failure_text(tf_module, build)
+
+
+@pytest.mark.tf
+def test_sample_distorted_bounding_box_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    mine, real = fetch_named_result(tf1, lambda tf: tf.image.sample_distorted_bounding_box(
+        [40, 30, 3], tf.constant([[[0.1, 0.2, 0.8, 0.9]]]), seed=3, seed2=5))
+    for got, want in zip(mine, real):
+        np.testing.assert_array_equal(got, want)

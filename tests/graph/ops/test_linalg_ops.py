@@ -9,7 +9,7 @@ from graph.base import dtypes
 from graph.core import graph as graph_lib
 from graph.ops import constant_ops as ops
 from graph.ops import linalg_ops
-from tests.graph.graph_oracle import describe_ours, describe_tf, run
+from tests.graph.graph_oracle import describe_ours, describe_tf, fetch_named_result, run
 
 RNG = np.random.default_rng(4)
 A34 = RNG.standard_normal((3, 4)).astype(np.float32)
@@ -136,3 +136,10 @@ def test_build_errors_match_tensorflow(tf_module):
         assert type(ours.value) is type(theirs.value)
         # TF names the node as "{{node Qr}} = Qr[...]", we as "'Qr' (Qr)": compare up to the op's name.
         assert str(ours.value).split(" for ")[0] == str(theirs.value).split(" for ")[0]
+
+
+@pytest.mark.tf
+def test_qr_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    mine, real = fetch_named_result(tf1, lambda tf: tf.qr(tf.constant([[4., 2.], [2., 3.], [1., 1.]])))
+    np.testing.assert_allclose(np.abs(mine.q), np.abs(real.q), rtol=1e-6)
+    np.testing.assert_allclose(np.abs(mine.r), np.abs(real.r), rtol=1e-6)

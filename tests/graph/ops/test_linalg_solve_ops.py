@@ -7,7 +7,7 @@ import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.core import graph as graph_lib
 from graph.ops import linalg_solve_ops
-from tests.graph.graph_oracle import describe_ours, describe_tf, run
+from tests.graph.graph_oracle import describe_ours, describe_tf, fetch_named_result, run
 from tests.graph.ops.test_matrix_diag_ops import tf_message
 
 RNG = np.random.default_rng(11)
@@ -121,3 +121,10 @@ def test_degenerate_results_match_tensorflow(tf1):
         ours = run([ours_tf.matrix_triangular_solve(lower, [[1.0], [2.0]]), ours_tf.cholesky(not_positive)])
     np.testing.assert_array_equal(ours[0], theirs[0])
     assert np.isnan(ours[1]).all() and np.isnan(theirs[1][np.tril_indices(2)]).all()
+
+
+@pytest.mark.tf
+def test_slogdet_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    mine, real = fetch_named_result(tf1, lambda tf: tf.linalg.slogdet(tf.constant([[1., 2.], [3., 4.]])))
+    assert mine.sign == real.sign
+    np.testing.assert_allclose(mine.log_abs_determinant, real.log_abs_determinant, rtol=1e-6)

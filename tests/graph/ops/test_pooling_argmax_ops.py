@@ -8,7 +8,7 @@ from graph import errors
 from graph.core import graph as graph_lib
 from graph.ops.pooling_argmax_ops import max_pool_grad_with_argmax
 from tests.graph.gradients.gradient_checks import check_numerically, compare_with_tensorflow
-from tests.graph.graph_oracle import assert_same_graph_v1
+from tests.graph.graph_oracle import assert_same_graph_v1, fetch_named_result
 from tests.graph.ops.test_matrix_diag_ops import tf_message
 
 RNG = np.random.default_rng(5)
@@ -152,3 +152,12 @@ def test_grad_with_argmax_refuses_bad_indices_and_shapes(g):
         with pytest.raises(errors.InvalidArgumentError, match="Targmax=int64 only"):
             session.run(max_pool_grad_with_argmax(x, [[[[1.0]]]], np.array([[[[0]]]], np.int32), [1, 2, 2, 1],
                                                   [1, 2, 2, 1], "VALID"))
+
+
+@pytest.mark.tf
+def test_max_pool_with_argmax_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    image = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    mine, real = fetch_named_result(
+        tf1, lambda tf: tf.nn.max_pool_with_argmax(tf.constant(image), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"))
+    np.testing.assert_array_equal(mine.output, real.output)
+    np.testing.assert_array_equal(mine.argmax, real.argmax)

@@ -6,7 +6,7 @@ import pytest
 import graph.compat.v1 as ours_tf
 from graph import errors
 from graph.runtime import session
-from tests.graph.graph_oracle import assert_same_graph_v1 as assert_same_graph
+from tests.graph.graph_oracle import assert_same_graph_v1 as assert_same_graph, fetch_named_result
 
 # Ties (equal values in a row must come out by increasing index), negative zero, a constant row.
 ROWS = np.array([[1, 3, 3, 2, 3], [5, 5, 5, 5, 5], [0, -0.0, 4, -1, 4], [2, 1, 0, -2, 7]], np.float32)
@@ -94,3 +94,10 @@ def test_scatter_nd_and_gather_nd_with_their_gradients_match_tensorflow(tf1):
         real = sess.run(list(t_result))
     for a, b in zip(mine, real):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.tf
+def test_top_k_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    mine, real = fetch_named_result(tf1, lambda tf: tf.nn.top_k(tf.constant(ROWS), k=2))
+    np.testing.assert_array_equal(mine.values, real.values)
+    np.testing.assert_array_equal(mine.indices, real.indices)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours_tf
-from tests.graph.graph_oracle import assert_same_graph_v1
+from tests.graph.graph_oracle import assert_same_graph_v1, fetch_named_result
 
 
 def _build(tf):
@@ -53,3 +53,10 @@ def test_setdiff1d_and_the_other_top_level_spellings_match_tensorflow(tf1):
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
     assert ours_tf.OpError is ours_tf.errors.OpError and ours_tf.NodeDef().__class__.__name__ == "NodeDef"
+
+
+@pytest.mark.tf
+def test_setdiff1d_result_is_tfs_named_tuple_and_fetches_as_one(tf1):
+    mine, real = fetch_named_result(tf1, lambda tf: tf.setdiff1d(tf.constant([1, 2, 3, 4, 2]), [2, 4]))
+    np.testing.assert_array_equal(mine.out, real.out)
+    np.testing.assert_array_equal(mine.idx, real.idx)
