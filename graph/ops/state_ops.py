@@ -184,6 +184,24 @@ def _check_ref(op_type: str, ref: Tensor) -> None:
                         f"but got {ref.name} of dtype {ref.dtype.name}")
 
 
+def _convert_value(op_type: str, value, dtype) -> Tensor:
+    """The ``value`` input converted to the variable's dtype, failing with op_def_library's errors: a tensor or
+    variable of another dtype is a TypeError naming both types, a Python value that does not convert one naming
+    the parameter."""
+    try:
+        return convert_to_tensor(value, dtype=dtype, name="value")
+    except TypeError as error:
+        raise TypeError(f"Expected {dtype.name} passed to parameter 'value' of op '{op_type}', got {value!r} of type "
+                        f"'{type(value).__name__}' instead. Error: {error}") from error
+    except ValueError as error:
+        try:
+            observed = convert_to_tensor(value).dtype.name
+        except ValueError as failure:
+            raise ValueError(f"Tried to convert 'value' to a tensor and failed. Error: {failure}") from failure
+        raise TypeError(f"Input 'value' of '{op_type}' Op has type {observed} that does not match type {dtype.name} "
+                        "of argument 'ref'.") from error
+
+
 def _create_update(op_type: str, ref, value, name, attrs) -> Tensor:
     """Builds ``op_type(ref, value)`` as TF's op_def_library does: inside ``name_scope(name or op_type)``, with a
     non-tensor value converted there as ``<scope>/value``; create_op colocates it with the variable."""
@@ -191,7 +209,7 @@ def _create_update(op_type: str, ref, value, name, attrs) -> Tensor:
     _check_ref(op_type, ref)
     graph = ref.graph
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
-        value = convert_to_tensor(value, dtype=ref.dtype.base_dtype, name="value")
+        value = _convert_value(op_type, value, ref.dtype.base_dtype)
         if op_type == "Assign" and attrs["validate_shape"] and not ref.shape.is_compatible_with(value.shape):
             raise ValueError(f"Dimension mismatch in {op_type} '{name or op_type}': shapes must be equal, but are "
                              f"{ref.shape.message_string()} and {value.shape.message_string()}.")

@@ -365,9 +365,16 @@ def _table_file(filename: str):
             discard()
         else:
             file.close()
-            if fs.exists(target):  # no torn table left (on an object store, where the older one was)
-                fs.rm_file(target)
+        # a temporary file goes even after a discard (memory://'s does nothing: its file exists from the opening
+        # on); at the final name (an object store), only a torn table that could not be discarded
+        if (target != inner or discard is None) and fs.exists(target):
+            fs.rm_file(target)
         raise
-    file.close()
-    if target != inner:
-        fs.mv(target, inner)
+    try:
+        file.close()
+        if target != inner:
+            fs.mv(target, inner)
+    except BaseException:  # upload or move failed: the older table stays, no temporary file is left
+        if target != inner and fs.exists(target):
+            fs.rm_file(target)
+        raise

@@ -29,6 +29,7 @@ import os
 from collections import abc
 from graph.base import dtypes as dtypes_lib
 from graph.ops import constant_ops as ops
+from graph.platform import compat, file_io
 from graph.variables import variable_scope_state
 from graph.variables import variables
 from saver.graph_ops import save_ops
@@ -51,11 +52,17 @@ def _store_vars() -> dict:
     return variable_scope_state.get_variable_store_variables()
 
 
-def _get_checkpoint_filename(ckpt_dir_or_file) -> str | None:
-    """The checkpoint prefix: the latest checkpoint of a directory, else the path itself."""
+def _path_text(ckpt_dir_or_file) -> str:
+    """A path given as str, bytes or os.PathLike as str (TF's gfile TypeError for None or a number)."""
     if isinstance(ckpt_dir_or_file, os.PathLike):
         ckpt_dir_or_file = os.fspath(ckpt_dir_or_file)
-    if os.path.isdir(ckpt_dir_or_file):
+    return compat.as_text(ckpt_dir_or_file)
+
+
+def _get_checkpoint_filename(ckpt_dir_or_file) -> str | None:
+    """The checkpoint prefix: the latest checkpoint of a directory, else the path itself."""
+    ckpt_dir_or_file = _path_text(ckpt_dir_or_file)
+    if file_io.isdir(ckpt_dir_or_file):  # TF's gfile.IsDirectory: a local directory or one at an fsspec URL
         return state.latest_checkpoint(ckpt_dir_or_file)
     return ckpt_dir_or_file
 
@@ -146,7 +153,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map) -> None:
         NotFoundError: if the checkpoint does not exist.
     """
     ckpt_file = _get_checkpoint_filename(ckpt_dir_or_file)
-    with load_checkpoint(ckpt_dir_or_file) as reader:
+    with load_checkpoint(_path_text(ckpt_dir_or_file)) as reader:
         variable_map = reader.get_variable_to_shape_map()
     if isinstance(assignment_map, abc.Mapping):
         assignment_map = assignment_map.items()

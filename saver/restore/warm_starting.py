@@ -76,9 +76,9 @@ class _SliceOffset:
     def single_offset(self, shape) -> int:
         """The offset along the one axis in which ``shape`` is smaller than the full shape (0 if none)."""
         dims = [i for i, (part, full) in enumerate(zip(shape, self.full_shape)) if part != full]
-        if len(dims) > 1:
-            raise ValueError(f"Cannot use single_slice_dim() with shape={shape} and full_shape={self.full_shape} "
-                             f"since slice dim could be either dimension {dims[0]} or {dims[1]}.")
+        if len(dims) > 1:  # TF's wording: it meets the second sliced axis and names it first
+            raise ValueError(f"Cannot use single_slice_dim() with shape={shape} and self.full_shape={self.full_shape} "
+                             f"since slice dim could be either dimension {dims[1]} or {dims[0]}.")
         return self.var_offset[dims[0]] if dims else 0
 
 

@@ -96,3 +96,23 @@ def _read_after_update(tf):
 def test_assign_add_and_sub_update_in_place_as_tensorflow(tf_module):
     # AssignAdd/AssignSub update the variable's buffer in place, so a read taken earlier in the run sees them.
     assert _read_after_update(ours) == _read_after_update(tf_module) == [11.0, 12.0, [0, 1], 12.0]
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("function", ["assign", "assign_add", "assign_sub"])
+@pytest.mark.parametrize("case", ["tensor", "variable", "string tensor", "python floats", "None"])
+def test_value_of_another_dtype_is_tensorflows_error(tf_module, function, case):
+    """op_def_library's errors: a tensor or variable of another dtype is a TypeError naming both types, a Python
+    value that does not convert names the parameter, None says the conversion failed."""
+    results = []
+    for tf in (tf_module, ours):
+        with tf.Graph().as_default():
+            v = tf.Variable([1, 2], dtype=tf.int32, name="v")
+            f = tf.Variable([1.0, 2.0], name="f")
+            value = {"tensor": lambda: tf.constant([1.0, 2.0]), "variable": lambda: f,
+                     "string tensor": lambda: tf.constant(["a", "b"]), "python floats": lambda: [1.5, 2.0],
+                     "None": lambda: None}[case]()
+            with pytest.raises((TypeError, ValueError)) as raised:
+                getattr(tf, function)(v, value)
+            results.append((type(raised.value).__name__, str(raised.value)))
+    assert results[1] == results[0]

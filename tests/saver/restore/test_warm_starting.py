@@ -158,6 +158,10 @@ CASES = {
     # fan-scaled initializers cannot size the missing values: TF passes them a shape holding a tensor
     "vocab glorot backup": (_model, lambda tf, m, d: {"var_name_to_vocab_info": {"dense/kernel": _classes(
         tf, d, backup_initializer=tf.glorot_uniform_initializer(seed=2))}}),
+    # the remapped matrix is float32: TF's Assign refuses it for a variable of another dtype
+    "vocab int variable": (lambda tf: dict(_model(tf), ids=tf.get_variable("ids", [7, 3], dtype=tf.int32)),
+                           lambda tf, m, d: {"vars_to_warm_start": ["ids"], "var_name_to_prev_var_name": {"ids": "emb"},
+                                             "var_name_to_vocab_info": {"ids": _words(tf, d)}}),
     "vocab missing file": (_model, lambda tf, m, d: {"vars_to_warm_start": ["emb"], "var_name_to_vocab_info": {
         "emb": _vocab(tf, d, new_vocab="nope", new_vocab_size=5, num_oov_buckets=2, old_vocab="old_words")}}),
 }
@@ -335,3 +339,71 @@ def test_missing_checkpoint_is_tensorflows_error(tf_module, tmp_path):
                 framework.train.warm_start(str(tmp_path / "nothing" / "model"))
         messages.append(raised.value.message)
     assert messages[1] == messages[0]
+
+
+@pytest.mark.tf
+def test_checkpoint_directory_at_a_url(tf_module, files):
+    """TF's checkpoint directory copied to memory://: warm-starting from that directory (its state file names the
+    newest checkpoint, for LoadAndRemapMatrix and RestoreV2 alike) gives TF's values from the local directory."""
+    fsspec = pytest.importorskip("fsspec")
+    directory, ckpt = files
+    local_dir = os.path.dirname(ckpt)
+    url = f"memory://warm-{os.getpid()}-{id(files)}"
+    fs = fsspec.filesystem("memory")
+    for name in os.listdir(local_dir):
+        with open(os.path.join(local_dir, name), "rb") as file:
+            data = file.read()
+        if name == "checkpoint":  # the state file names the checkpoint by its local path
+            data = data.replace(local_dir.encode(), url.encode())
+        fs.pipe_file(url[len("memory://"):] + "/" + name, data)
+    values = []
+    for framework, source in ((tf_module, local_dir), (ours_tf, url)):
+        with framework.Graph().as_default():
+            model = _model(framework)
+            framework.train.warm_start(source, vars_to_warm_start=["emb", "layer/"],
+                                       var_name_to_vocab_info={"emb": _words(framework, directory)})
+            with framework.Session() as sess:
+                sess.run(framework.global_variables_initializer())
+                values.append(sess.run([model["emb"], model["layer/w"], model["layer/b"]]))
+    for mine, theirs in zip(values[1], values[0]):
+        np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_array_equal(values[1][1], OLD["layer/w"])
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("kind", ["bytes", "None", "number"])
+def test_checkpoint_path_types_are_tensorflows(tf_module, files, kind):
+    """A bytes path warm-starts as its text; None or a number is gfile's TypeError."""
+    _, ckpt = files
+    argument = {"bytes": ckpt.encode(), "None": None, "number": 3}[kind]
+    results = []
+    for framework in (tf_module, ours_tf):
+        with framework.Graph().as_default():
+            w = framework.get_variable("layer/w", [2, 2])
+            try:
+                framework.train.warm_start(argument, vars_to_warm_start=["layer/w"])
+            except TypeError as error:
+                results.append(str(error))
+                continue
+            with framework.Session() as sess:
+                sess.run(framework.global_variables_initializer())
+                results.append(sess.run(w).tolist())
+    assert results[1] == results[0]
+    assert (results[0] == OLD["layer/w"].tolist()) == (kind == "bytes")
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("full_shape, var_offset, shape", [([4, 4], [2, 2], [2, 2]), ([4, 6, 8], [0, 3, 4], [4, 3, 4]),
+                                                           ([6, 4], [3, 0], [3, 4]), ([6, 4], [0, 0], [6, 4])])
+def test_part_offset_is_tensorflows(tf_module, full_shape, var_offset, shape):
+    """The row offset of a part (TF's _PartitionInfo.single_offset), and its error for a part sliced on two axes."""
+    from tensorflow.python.ops.variable_scope import _PartitionInfo
+
+    from saver.restore.warm_starting import _SliceOffset
+    results = []
+    for make in (_PartitionInfo, _SliceOffset):
+        try:
+            results.append(make(full_shape=full_shape, var_offset=var_offset).single_offset(shape))
+        except ValueError as error:
+            results.append(str(error))
+    assert results[1] == results[0]

@@ -359,6 +359,38 @@ def test_v1_table_at_a_url_is_read_by_byte_ranges(monkeypatch, tmp_path):
     assert not list(watched.iterdir())
 
 
+@pytest.mark.parametrize("fail_in", ["add", "close", "move"])
+def test_failed_v1_table_write_at_a_url_leaves_no_temporary_file(monkeypatch, fail_in):
+    """memory://'s file objects have a discard() that does nothing (the file exists from its opening on): a
+    table write that fails, while adding, uploading or moving, removes its temporary file; the older table stays."""
+    from saver.format import table as table_format
+    from saver.format.v1 import V1Reader, write_v1_checkpoint
+    url = f"memory://v1-failed-{secrets.token_hex(4)}/m"
+    write_v1_checkpoint(url, {"w": np.zeros(3, np.float32)})
+    fs, path = fsspec.core.url_to_fs(url)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("killed mid-save")
+    if fail_in == "add":
+        monkeypatch.setattr(table_format.TableWriter, "add", broken)
+    elif fail_in == "close":
+        opened = fs.open
+
+        def open_failing_close(name, mode="rb", **kwargs):
+            file = opened(name, mode, **kwargs)
+            if "w" in mode:
+                file.close = broken
+            return file
+        monkeypatch.setattr(fs, "open", open_failing_close)
+    else:
+        monkeypatch.setattr(fs, "mv", broken)
+    with pytest.raises(RuntimeError, match="killed mid-save"):
+        write_v1_checkpoint(url, {"w": np.ones(3, np.float32)})
+    monkeypatch.undo()
+    assert _listing(fs, path.rsplit("/", 1)[0]) == ["m"]
+    assert V1Reader(url).get_tensor("w").tolist() == [0, 0, 0]
+
+
 def test_damaged_or_missing_v1_table_at_a_url_is_a_tf_error():
     from saver.format.bundle_files import RemoteDataFileReader
     from saver.format.v1 import write_v1_checkpoint
@@ -456,6 +488,44 @@ def test_sharded_save_streams_each_shard_to_the_store(tf1, tmp_path, monkeypatch
     restored = _tf_restore(tf1, str(copy / os.path.basename(url)))
     for name, value in _sharded_values().items():
         np.testing.assert_array_equal(restored[name], value, err_msg=name)
+
+
+@pytest.mark.parametrize("version", ["V2", "V1"])
+def test_interrupted_sharded_save_to_a_url_leaves_what_a_local_one_leaves(tmp_path, monkeypatch, version):
+    """A sharded save killed while writing its last shard: the store holds what a local save leaves (the earlier
+    shards, no temporary file), and the previous checkpoint, still the newest, restores."""
+    import graph.compat.v1 as ours
+    from saver.format import bundle_writer, table as table_format
+    write_version = getattr(ours.train.SaverDef, version)
+    add_tensor, add_entry = bundle_writer.BundleWriter.add, table_format.TableWriter.add
+
+    def killed_on_c(add):
+        def add_or_die(self, key, *args, **kwargs):
+            raw = key.encode() if isinstance(key, str) else bytes(key)
+            if raw == b"c" or raw.startswith(b"\x00c\x00\x01"):  # V2's name, V1's slice key (OrderedCode)
+                raise RuntimeError("killed mid-shard")
+            return add(self, key, *args, **kwargs)
+        return add_or_die
+    listings = []
+    (tmp_path / "local").mkdir()
+    for directory in (str(tmp_path / "local"), f"memory://interrupted-{secrets.token_hex(4)}"):
+        previous = _sharded_save(ours, directory + "/m", write_version, step=3)
+        with monkeypatch.context() as patch:
+            patch.setattr(bundle_writer.BundleWriter, "add", killed_on_c(add_tensor))
+            patch.setattr(table_format.TableWriter, "add", killed_on_c(add_entry))
+            with pytest.raises(RuntimeError, match="killed mid-shard"):
+                _sharded_save(ours, directory + "/m", write_version, step=4)
+        fs, inner = fsspec.core.url_to_fs(directory)
+        listings.append(sorted(os.path.relpath(name, inner) for name in fs.find(inner)))
+        assert ours.train.latest_checkpoint(directory) == previous
+        with ours.Graph().as_default():
+            variables = _sharded_model(ours)
+            saver = ours.train.Saver(sharded=True)
+            with ours.Session(config=ours.ConfigProto(device_count={"CPU": 3})) as sess:
+                saver.restore(sess, previous)
+                np.testing.assert_array_equal(sess.run(variables["a"]), _sharded_values()["a"])
+    assert listings[1] == listings[0]
+    assert not [name for name in listings[1] if "tempstate" in name]
 
 
 @pytest.mark.parametrize("protocol", ["memory", "objmem"])
