@@ -136,9 +136,9 @@ def _import_collections(meta: MetaGraphDef, graph, scope: str, restore_collectio
             for value in values:
                 graph.add_to_collection(key, int(value))
         elif kind == "bytes_list":
-            for value in values:  # TF prepends the scope to plain strings as well (and keeps them str)
-                text = value.decode("utf-8", "surrogateescape")
-                graph.add_to_collection(key, prepend_name_scope(text, scope) if scope else text)
+            for value in values:  # TF prepends a scope to plain strings too (as str); without one they stay bytes
+                graph.add_to_collection(key, prepend_name_scope(value.decode("utf-8", "surrogateescape"), scope)
+                                        if scope else value)
         else:
             for value in values:
                 graph.add_to_collection(key, value)

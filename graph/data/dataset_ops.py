@@ -169,15 +169,14 @@ class DatasetV1(structure_lib.ElementStructure):
     def from_generator(generator: Callable, output_types, output_shapes=None, args=None) -> DatasetV1:
         """A dataset of the values ``generator(*args)`` yields, as ``output_types`` / ``output_shapes``."""
         types = structure_lib.map_structure(dtypes_lib.as_dtype, output_types)
-        if output_shapes is None:
-            shapes = structure_lib.map_structure(lambda _: TensorShape(None), types)
-        else:
-            shapes = structure_lib.pack_sequence_as(types, [as_shape(s) for s in _shape_leaves(output_shapes)])
-        structure = structure_lib.pack_sequence_as(types, [TensorSpec(s, t) for t, s in zip(
-            structure_lib.flatten(types), structure_lib.flatten(shapes))])
+        flat_types = structure_lib.flatten(types)
+        shapes = [TensorShape(None)] * len(flat_types) if output_shapes is None else \
+            [as_shape(s) for s in structure_lib.flatten_up_to(types, output_shapes)]
+        structure = structure_lib.pack_sequence_as(types, [TensorSpec(s, t) for t, s in zip(flat_types, shapes)])
         dataset = DatasetV1(None, None)._op("GeneratorDataset", [], structure)
-        readers.register_generator(dataset._variant_tensor.op, generator, tuple(args or ()),
-                                   lambda item: structure_lib.flatten(_as_structure(types, item)))
+        # TF makes the args tensors when the dataset is built and hands the generator their numpy values
+        arguments = tuple(readers.generator_argument(constant_ops.to_ndarray(arg)) for arg in args or ())
+        readers.register_generator(dataset._variant_tensor.op, generator, arguments, types)
         return dataset
 
     @staticmethod
@@ -275,7 +274,8 @@ class DatasetV1(structure_lib.ElementStructure):
         if padded_shapes is None:
             shapes = [s.shape for s in specs]
         else:
-            shapes = [as_shape(s) if not isinstance(s, Tensor) else s for s in _shape_leaves(padded_shapes)]
+            shapes = [as_shape(s) if not isinstance(s, Tensor) else s
+                      for s in structure_lib.flatten_up_to(self._structure, padded_shapes)]
         if padding_values is None:
             paddings = [None] * len(specs)
         else:
@@ -370,20 +370,6 @@ class DatasetV1(structure_lib.ElementStructure):
 
     def __repr__(self) -> str:
         return f"<DatasetV1 element_spec={self._structure}>"
-
-
-def _shape_leaves(shapes) -> list:
-    """The leaves of a nest of shapes, where a list or TensorShape is one shape."""
-    if isinstance(shapes, (TensorShape, list)) or shapes is None:
-        return [shapes]
-    return structure_lib.flatten(shapes)
-
-
-def _as_structure(types, item):
-    """A generator's value read as ``types``' structure (a tuple of values for a tuple of types)."""
-    if isinstance(types, tuple) and isinstance(item, list):
-        return tuple(item)
-    return item
 
 
 Dataset = DatasetV1

@@ -168,15 +168,9 @@ def _structure_from(output_types, output_shapes):
     if output_shapes is None:
         shapes = [TensorShape(None)] * len(structure_lib.flatten(types))
     else:
-        shapes = [as_shape(s) for s in _shape_leaves(output_shapes)]
+        shapes = [as_shape(s) for s in structure_lib.flatten_up_to(types, output_shapes)]
     return structure_lib.pack_sequence_as(types, [TensorSpec(s, t) for t, s in zip(structure_lib.flatten(types),
                                                                                      shapes)])
-
-
-def _shape_leaves(shapes) -> list:
-    if isinstance(shapes, (TensorShape, list)):
-        return [shapes]
-    return structure_lib.flatten(shapes)
 
 
 def _flat_attrs(structure) -> dict:

@@ -16,6 +16,7 @@ from graph import errors
 from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
 from graph.base.shapes import TensorShape
+from graph.data import structure
 from graph.data.dataset_values import DatasetValue
 from graph.platform import file_io
 from graph.platform.tfrecord import iterate_records
@@ -108,9 +109,14 @@ class FixedLengthRecordValue(DatasetValue):
                 yield (np.asarray(data[start:start + self.record], dtype=object),)
 
 
-def register_generator(op, generator, args: tuple, flatten) -> None:
-    """Keeps ``generator``, its args and the element flattener for the GeneratorDataset ``op``."""
-    _GENERATORS.setdefault(op._graph, {})[op._name] = (generator, args, flatten)
+def register_generator(op, generator, args: tuple, types) -> None:
+    """Keeps ``generator``, its args and its element's structure of dtypes for the GeneratorDataset ``op``."""
+    _GENERATORS.setdefault(op._graph, {})[op._name] = (generator, args, types)
+
+
+def generator_argument(array: np.ndarray):
+    """An argument as TF hands it to the generator: a numpy scalar (bytes for a string) or the array."""
+    return array[()] if array.ndim == 0 else array
 
 
 class GeneratorValue(DatasetValue):
@@ -118,16 +124,17 @@ class GeneratorValue(DatasetValue):
 
     def __init__(self, op):
         super().__init__(op)
-        self.generator, self.args, self.flatten = _GENERATORS[op._graph][op._name]
+        self.generator, self.args, self.types = _GENERATORS[op._graph][op._name]
         self.dtypes = op._attrs["output_types"]
         self.shapes = op._attrs["output_shapes"]
 
     def _convert(self, item) -> tuple:
-        leaves = self.flatten(item)
-        if len(leaves) != len(self.dtypes):
-            raise errors.InvalidArgumentError(None, self.op, "`generator` yielded an element that did not match "
-                                              f"the expected structure: {len(self.dtypes)} components expected, "
-                                              f"{len(leaves)} found.")
+        try:
+            leaves = structure.flatten_up_to(self.types, item)
+        except (TypeError, ValueError) as error:
+            raise errors.InvalidArgumentError(None, self.op, "TypeError: `generator` yielded an element that did "
+                                              f"not match the expected structure. The expected structure was "
+                                              f"{self.types}, but the yielded element was {item}.") from error
         out = []
         for leaf, dtype, shape in zip(leaves, self.dtypes, self.shapes):
             try:

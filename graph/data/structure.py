@@ -19,9 +19,9 @@ from graph.core.sparse_tensor import SparseTensor, SparseTensorValue
 from graph.data import sparse_elements
 from graph.data.sparse_elements import SparseTensorSpec
 
-__all__ = ["TensorSpec", "ElementStructure", "flatten", "pack_sequence_as", "map_structure", "normalize_element", "spec_of",
-           "structure_of", "most_specific_compatible_shape", "component_spec", "with_shape", "to_components",
-           "from_components"]
+__all__ = ["TensorSpec", "ElementStructure", "flatten", "flatten_up_to", "pack_sequence_as", "map_structure",
+           "normalize_element", "spec_of", "structure_of", "most_specific_compatible_shape", "component_spec",
+           "with_shape", "to_components", "from_components"]
 
 
 class TensorSpec:
@@ -78,6 +78,30 @@ def flatten(structure) -> list:
         return [item for key in sorted(structure) for item in flatten(structure[key])]
     if isinstance(structure, tuple) and not isinstance(structure, SparseTensorValue):
         return [item for part in structure for item in flatten(part)]
+    return [structure]
+
+
+def flatten_up_to(shallow, structure) -> list:
+    """``structure``'s parts at the leaves of ``shallow``: a part where ``shallow`` has a leaf is one item, whatever
+    it holds (so ``output_shapes=(([None], ()), ...)`` gives one shape per type, as TF's ``nest.flatten_up_to``).
+
+    Raises:
+        TypeError: if ``structure`` is not a nest where ``shallow`` is one.
+        ValueError: if a nest of ``structure`` has another length (or other keys) than ``shallow``'s.
+    """
+    if isinstance(shallow, dict) or isinstance(shallow, tuple) and not isinstance(shallow, SparseTensorValue):
+        if not isinstance(structure, dict if isinstance(shallow, dict) else tuple):
+            raise TypeError("If shallow structure is a sequence, input must also be a sequence. Input has type: "
+                            f"'{type(structure).__name__}'.")
+        if len(structure) != len(shallow):
+            raise ValueError("The two structures don't have the same sequence length. Input structure has length "
+                             f"{len(structure)}, while shallow structure has length {len(shallow)}.")
+        if isinstance(shallow, dict):
+            if set(structure) != set(shallow):
+                raise ValueError(f"The two structures don't have the same keys. Input structure has keys "
+                                 f"{sorted(structure)}, while shallow structure has keys {sorted(shallow)}.")
+            return [item for key in sorted(shallow) for item in flatten_up_to(shallow[key], structure[key])]
+        return [item for inner, part in zip(shallow, structure) for item in flatten_up_to(inner, part)]
     return [structure]
 
 

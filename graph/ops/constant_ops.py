@@ -43,16 +43,18 @@ def _check_compatible(values, dtype) -> None:
         raise _type_error(dtype, values)
     if isinstance(values, (np.ndarray, np.generic)):
         return
+    # TF checks Python types by isinstance, so a bool is an int, a float and a complex too, and a Dimension (a
+    # static shape's size) is an int
     if dtype.is_bool:
         ok = isinstance(values, bool)
     elif dtype.base_dtype == dtypes_lib.string:
         ok = isinstance(values, (bytes, str))
     elif dtype.is_integer or dtype.is_quantized:
-        ok = isinstance(values, numbers.Integral) and not isinstance(values, bool)
+        ok = isinstance(values, (numbers.Integral, Dimension))
     elif dtype.is_floating:
-        ok = isinstance(values, numbers.Real) and not isinstance(values, bool)
+        ok = isinstance(values, numbers.Real)
     elif dtype.is_complex:
-        ok = isinstance(values, numbers.Number) and not isinstance(values, bool)
+        ok = isinstance(values, numbers.Number)
     else:
         ok = True
     if not ok:

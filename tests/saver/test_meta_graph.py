@@ -278,6 +278,21 @@ def test_we_import_tensorflow_meta_restore_and_compute(tf1, two_cpus, tmp_path, 
 
 
 @pytest.mark.tf
+def test_imported_string_collections_are_bytes_unless_scoped(tf1, tmp_path):
+    # pix2pix's export keeps JSON in a collection; process-local.py reads it back with .decode('utf8')
+    def imported(tf, scope):
+        with tf.Graph().as_default():
+            tf.add_to_collection("inputs", '{"input": "Placeholder:0"}')
+            tf.train.export_meta_graph(str(tmp_path / "strings.meta"))
+        with tf.Graph().as_default() as g:
+            tf.train.import_meta_graph(str(tmp_path / "strings.meta"), import_scope=scope)
+            return g.get_collection("inputs")
+    for scope in (None, "imp"):
+        assert imported(tf, scope) == imported(tf1, scope)
+    assert imported(tf, None) == [b'{"input": "Placeholder:0"}']
+
+
+@pytest.mark.tf
 def test_tensorflow_meta_survives_a_round_trip_through_us(tf1, tmp_path):
     prefix, expected, _ = save(tf1, "adam", str(tmp_path))
     again = str(tmp_path / "again.meta")

@@ -255,6 +255,50 @@ def test_from_generator(tf1):
     assert_same_elements(*both(tf1, build))
 
 
+def _sentence_pairs(sources, targets, suffix):
+    """A generator as Kyubyong's transformer writes one: it gets its args as numpy values (bytes for strings)."""
+    for source, target in zip(sources, targets):
+        ids = [len(word) for word in source.decode().split()] + [len(suffix)]
+        yield (ids, len(ids), source), (ids[::-1], len(ids), target)
+
+
+@pytest.mark.tf
+def test_from_generator_nested_shapes_and_args(tf1):
+    # output_shapes are read up to output_types' structure: [None] is one shape and () a scalar's, not nests
+    shapes = (([None], (), ()), ([None], (), ()))
+
+    def build(tf):
+        types = ((tf.int32, tf.int32, tf.string), (tf.int32, tf.int32, tf.string))
+        dataset = tf.data.Dataset.from_generator(_sentence_pairs, output_types=types, output_shapes=shapes,
+                                                 args=(["a bb ccc", "dddd"], ["x", "y z"], "</s>"))
+        assert [s.as_list() for s in tf.data.get_output_shapes(dataset)[0]] == [[None], [], []]
+        return dataset.repeat(2).padded_batch(3, shapes, ((0, 0, ""), (-1, 0, "")))
+    assert_same_elements(*both(tf1, build))
+
+
+@pytest.mark.tf
+def test_iterator_from_structure_reads_shapes_up_to_types(tf1):
+    def shapes(tf):
+        with tf.Graph().as_default():
+            iterator = tf.data.Iterator.from_structure(((tf.int32, tf.string), tf.float32), (([None], ()), [2, 3]))
+            return [[s.as_list() for s in part] if isinstance(part, tuple) else part.as_list()
+                    for part in tf.data.get_output_shapes(iterator)]
+    assert shapes(ours) == shapes(tf1) == [[[None], []], [2, 3]]
+
+
+@pytest.mark.tf
+def test_from_generator_element_of_another_structure(tf1):
+    def pairs_as_lists():
+        yield [1, 2]
+
+    def build(tf):
+        return tf.data.Dataset.from_generator(pairs_as_lists, (tf.int32, tf.int32), ([], []))
+    for tf in (ours, tf1):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="did not match the expected structure. The "
+                           r"expected structure was \(tf.int32, tf.int32\), but the yielded element was \[1, 2\]"):
+            drain(tf, build)
+
+
 @pytest.mark.tf
 def test_op_types_and_names_match_tensorflow(tf1):
     def ops(tf):

@@ -163,6 +163,32 @@ def test_constant_errors_match_tensorflow(tf1):
 
 
 @pytest.mark.tf
+def test_bools_and_dimensions_fit_numeric_dtypes_as_in_tensorflow(tf1):
+    # TF checks Python types by isinstance: bool is Integral and Real; a known Dimension is an int (so
+    # tf.reshape(x, [-1, 1, 1, x.get_shape()[1]]) works, as in hwalsuklee's contrib batch norm on 2-D inputs)
+    import graph.compat.v1 as tf
+
+    def values(tf):
+        dim = tf.Dimension
+        cases = [([-1, dim(3)], tf.int32), ([[1, dim(2)]], tf.int64), ([dim(2)], tf.uint8), ([True, 2], tf.int32),
+                 (True, tf.float32), (False, tf.complex64)]
+        with tf.Graph().as_default(), tf.Session() as sess:
+            constants = [tf.constant(value, dtype=dtype) for value, dtype in cases]
+            x = tf.zeros([2, 4])
+            constants.append(tf.reshape(x, [-1, 1, 1, x.get_shape()[1]]))
+            return [(c.dtype.name, c.shape.as_list(), sess.run(c).tolist()) for c in constants]
+    assert values(tf) == values(tf1)
+
+    def refusal(tf, value, dtype):
+        with pytest.raises(TypeError) as error:
+            tf.constant(value(tf), dtype=dtype(tf))
+        return str(error.value)
+    for value, dtype in [(lambda tf: [-1, tf.Dimension(3)], lambda tf: tf.float32),  # still refused, in TF's words
+                         (lambda tf: 2, lambda tf: tf.bool)]:
+        assert refusal(tf, value, dtype) == refusal(tf1, value, dtype)
+
+
+@pytest.mark.tf
 def test_make_ndarray_reads_tensor_protos_like_tensorflow(tf1, g):
     value = np.arange(6, dtype=np.int64).reshape(2, 3)
     mine = ops.constant(value, name="c").op.node_def.attr["value"].tensor
