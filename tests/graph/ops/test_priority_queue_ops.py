@@ -17,7 +17,9 @@ def _error(error) -> tuple:
     """An error as (class, the message's line that says what failed), the same for both backends."""
     message = getattr(error, "message", str(error))
     lines = [line for line in message.splitlines() if line and not line.startswith(("\t", "Graph execution"))]
-    return type(error).__name__, lines[-1] if lines else message
+    # A queue without a shared_name is named by a process-wide counter ('_3_pq'): its value depends on what the
+    # process built before, in TF and in ours alike.
+    return type(error).__name__, re.sub(r"'_\d+_pq'", "'_N_pq'", lines[-1] if lines else message)
 
 
 def _attempt(run):
