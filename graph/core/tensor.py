@@ -180,7 +180,9 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, preferred_dtyp
     dtype = None if dtype is None else dtypes_lib.as_dtype(dtype)
     if isinstance(value, Tensor):
         if dtype is not None and not dtype.is_compatible_with(value.dtype):
-            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+            # TF's Tensor.__tf_tensor__ puts the conversion's name in front ("component_1: ..." from a queue).
+            prefix = "" if name is None else f"{name}: "
+            raise ValueError(f"{prefix}Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
                              f"{value.dtype.name}: {value!r}")
         return value
     if value is None:

@@ -178,7 +178,9 @@ kernels.register("MaxPoolGradWithArgmax", infer=_infer_max_pool_grad_with_argmax
 
 
 # ----------------------------------------------------------------- builders
-def _int_list(value, name: str, op_type: str) -> list[int]:
+def _int_list(value, name: str, op_type: str, wrapper: str) -> list[int]:
+    if not isinstance(value, (list, tuple)):  # TF's generated wrapper (``wrapper``) takes only a list or tuple
+        raise TypeError(f"Expected list for '{name}' argument to '{wrapper}' Op, not {value!r}.")
     values = [int(v) for v in value]
     if len(values) < 4:
         raise ValueError(f"Attr '{name}' of '{op_type}' Op passed list of length {len(values)} less than minimum 4.")
@@ -213,8 +215,9 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format: str = "NHW
     targmax = _argmax_type(output_dtype if output_dtype is not None else (Targmax or dtypes_lib.int64))
     with name_scope(name, "MaxPoolWithArgmax", [input]) as scope:
         input = convert_to_tensor(input, name="input")
-        attrs = {"ksize": _int_list(ksize, "ksize", "MaxPoolWithArgmax"),
-                 "strides": _int_list(strides, "strides", "MaxPoolWithArgmax"), "Targmax": targmax,
+        attrs = {"ksize": _int_list(ksize, "ksize", "MaxPoolWithArgmax", "max_pool_with_argmax"),
+                 "strides": _int_list(strides, "strides", "MaxPoolWithArgmax", "max_pool_with_argmax"),
+                 "Targmax": targmax,
                  "padding": _padding(padding), "include_batch_in_index": bool(include_batch_in_index),
                  "T": input.dtype.base_dtype}
         op = input.graph.create_op("MaxPoolWithArgmax", [input], name=scope, attrs=attrs)
@@ -236,8 +239,9 @@ def max_pool_grad_with_argmax(input, grad, argmax, ksize, strides, padding, incl
         input = convert_to_tensor(input, name="input")
         grad = convert_to_tensor(grad, dtype=input.dtype.base_dtype, name="grad")
         argmax = convert_to_tensor(argmax, name="argmax")
-        attrs = {"ksize": _int_list(ksize, "ksize", "MaxPoolGradWithArgmax"),
-                 "strides": _int_list(strides, "strides", "MaxPoolGradWithArgmax"), "padding": _padding(padding),
+        attrs = {"ksize": _int_list(ksize, "ksize", "MaxPoolGradWithArgmax", "max_pool_grad_with_argmax"),
+                 "strides": _int_list(strides, "strides", "MaxPoolGradWithArgmax", "max_pool_grad_with_argmax"),
+                 "padding": _padding(padding),
                  "include_batch_in_index": bool(include_batch_in_index),
                  "Targmax": _argmax_type(argmax.dtype.base_dtype), "T": input.dtype.base_dtype}
         return input.graph.create_op("MaxPoolGradWithArgmax", [input, grad, argmax], name=scope,

@@ -108,7 +108,13 @@ def test_build_errors_match_tensorflow(tf_module):
              lambda tf: tf.nn.max_pool_with_argmax(np.ones((2, 2, 3), np.float32), [1, 2, 2, 1], [1, 1, 1, 1],
                                                    "VALID"),
              lambda tf: tf.nn.max_pool_with_argmax(np.ones((1, 2, 2, 3), np.float32), [1, 2, 2, 1], [1, 1, 1, 1],
-                                                   "SAME", data_format="NCHW")]
+                                                   "SAME", data_format="NCHW"),
+             # TF's generated wrappers take only a list or tuple of window sizes and strides.
+             lambda tf: tf.nn.max_pool_with_argmax(np.ones((1, 2, 2, 1), np.float32), 2, [1, 2, 2, 1], "VALID"),
+             lambda tf: tf.nn.max_pool_with_argmax(np.ones((1, 2, 2, 1), np.float32), [1, 2, 2, 1], "ab", "VALID"),
+             lambda tf: (tf.raw_ops.MaxPoolGradWithArgmax if tf is tf_module else max_pool_grad_with_argmax)(
+                 input=np.ones((1, 2, 2, 1), np.float32), grad=np.ones((1, 1, 1, 1), np.float32),
+                 argmax=np.zeros((1, 1, 1, 1), np.int64), ksize=2, strides=[1, 2, 2, 1], padding="VALID")]
     for build in cases:
         with tf_module.Graph().as_default(), pytest.raises(Exception) as theirs:
             build(tf_module)

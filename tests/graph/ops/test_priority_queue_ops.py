@@ -172,6 +172,10 @@ BUILD_ERRORS = {
     "float priority": lambda tf: tf.PriorityQueue(10, (tf.string,), shapes=[()]).enqueue((1.5, "b")),
     "vector priority": lambda tf: tf.PriorityQueue(10, (tf.string,), shapes=[()]).enqueue(([1], "b")),
     "matrix priorities": lambda tf: tf.PriorityQueue(10, (tf.string,), shapes=[()]).enqueue_many(([[1]], ["b"])),
+    "tensor of another dtype": lambda tf: tf.PriorityQueue(10, (tf.int32,), shapes=[()]).enqueue(
+        (tf.constant(1, tf.int64), tf.constant(1.5))),
+    "int32 priority tensor": lambda tf: tf.PriorityQueue(10, (tf.int32,), shapes=[()]).enqueue(
+        (tf.constant(1), tf.constant(1))),
     "dequeue_many(-1)": lambda tf: tf.PriorityQueue(10, (tf.string,), shapes=[()]).dequeue_many(-1),
     "shapes [] is one scalar shape": lambda tf: tf.PriorityQueue(10, (tf.string,), shapes=[]).shapes,
 }
