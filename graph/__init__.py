@@ -9,7 +9,7 @@ one declaration of this order and walks every import)::
 
     base       dtypes, shapes, the kernel registry, CRC-32C, the GC pause (and graph.errors: TF's error classes)
     platform   the one file-system layer (local paths, fsspec URLs, the one atomic write); tf.gfile, tf.app,
-               tf.flags, tf.logging, tf.compat text helpers; TFRecord framing; PNG
+               tf.flags, tf.logging, tf.compat text helpers; TFRecord framing; PNG; JPEG
     proto      protobuf wire codec, text format, TensorFlow's framework and summary messages, the NodeDef encoder
     core       Tensor, Operation, Graph, default graph and session stacks, name scopes, devices, seeds,
                IndexedSlices, SparseTensor

@@ -38,7 +38,7 @@ NAMESPACES = {
                "graph.ops.image_color_ops", "graph.ops.image_codec_ops", "graph.ops.image_quality_ops",
                "graph.ops.image_box_ops", "graph.ops.image_crop_resize_ops", "graph.ops.image_channel_ops",
                "graph.ops.image_resize_pad_ops", "graph.ops.image_distort_box_ops",
-               "graph.ops.image_glimpse_ops", "graph.ops.image_combined_nms_ops"), {
+               "graph.ops.image_glimpse_ops", "graph.ops.image_combined_nms_ops", "graph.ops.image_jpeg_ops"), {
         "transpose": "graph.ops.image_ops:transpose_image",
         "resize": "graph.ops.image_resize_ops:resize_images",
         "extract_image_patches": "graph.ops.image_patches_ops:extract_image_patches",
@@ -51,7 +51,7 @@ NAMESPACES = {
     "python_io": ("graph.platform.tfrecord_io", {}, frozenset(("decompress",))),
     "io": (("graph.ops.parsing_ops", "graph.ops.parsing_sequence_ops", "graph.ops.image_codec_ops",
             "graph.ops.file_ops", "graph.ops.tensor_serialization_ops", "graph.ops.compression_ops",
-            "graph.ops.sparse_serialization_ops"), {
+            "graph.ops.sparse_serialization_ops", "graph.ops.image_jpeg_ops"), {
         "write_graph": "graph.io.graph_io:write_graph",
         **{name: "graph.ops.string_ops:" + name for name in ("decode_base64", "encode_base64")},
         **{name: "graph.ops.queue_ops:" + name for name in ("QueueBase", "PaddingFIFOQueue", "RandomShuffleQueue")},
@@ -60,7 +60,7 @@ NAMESPACES = {
         "gfile": "graph.compat.v1:_io_gfile",
         **{name: "graph.platform.tfrecord_io:" + name for name in (
             "TFRecordWriter", "TFRecordOptions", "TFRecordCompressionType", "tf_record_iterator")}},
-           frozenset(("example_features",))),
+           frozenset(("example_features", "adjust_jpeg_quality", "random_jpeg_quality"))),
     "sparse": (None, {
         "placeholder": "graph.ops.sparse_ops:sparse_placeholder",
         "SparseTensor": "graph.core.sparse_tensor:SparseTensor",

@@ -40,7 +40,7 @@ KERNEL_FAMILIES = (
     "fake_quant_ops",
     "guarantee_const_ops", "compression_ops", "sparse_matmul_ops", "linalg_least_squares_ops",
     "sparse_serialization_ops",
-    "image_distort_box_ops", "image_glimpse_ops", "image_combined_nms_ops",
+    "image_distort_box_ops", "image_glimpse_ops", "image_combined_nms_ops", "image_jpeg_ops",
 )
 
 for _family in KERNEL_FAMILIES:

@@ -17,9 +17,32 @@ from graph.base import kernels
 from graph.base.shapes import TensorShape
 from graph.core import graph as graph_lib
 from graph.core.graph import Tensor, convert_to_tensor, name_scope
-from graph.platform import png
+from graph.platform import jpeg_decoder, jpeg_markers, png
 
 __all__ = ["encode_png", "decode_png", "decode_image"]
+
+_JPEG_FAILED = "jpeg::Uncompress failed. Invalid JPEG data or crop window."
+_UNKNOWN_FORMAT = "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP required."
+
+
+def decode_jpeg_pixels(op, contents: bytes, channels: int, **flags) -> np.ndarray:
+    """``jpeg_decoder.decode_jpeg`` with TensorFlow's errors: a JPEG libjpeg refuses (or a bad crop window) is
+    InvalidArgumentError in TF's words, one this emulator does not decode is UnimplementedError.
+
+    Args:
+        op: the decoding op, for the error.
+        contents: the JPEG bytes.
+        channels: the op's ``channels`` attr.
+        flags: `jpeg_decoder.decode_jpeg`'s keyword arguments (ratio, fancy_upscaling, ...).
+    """
+    if channels not in (0, 1, 3):
+        raise errors.InvalidArgumentError(None, op, "JPEG does not support 4 channels")
+    try:
+        return jpeg_decoder.decode_jpeg(contents, channels, **flags)
+    except jpeg_markers.JpegUnsupported as error:
+        raise errors.UnimplementedError(None, op, f"{error}.") from None
+    except jpeg_markers.JpegError:
+        raise errors.InvalidArgumentError(None, op, _JPEG_FAILED) from None
 
 
 def _converted(op, pixels: np.ndarray, channels: int) -> np.ndarray:
@@ -39,14 +62,42 @@ def _converted(op, pixels: np.ndarray, channels: int) -> np.ndarray:
     return np.ascontiguousarray(colour)
 
 
-def _decode(op, contents: bytes) -> np.ndarray:
-    if not contents.startswith(png.PNG_SIGNATURE):
-        kind = ("JPEG" if contents[:3] == b"\xff\xd8\xff" else "GIF" if contents[:3] == b"GIF"
-                else "BMP" if contents[:2] == b"BM" else None)
-        if kind is not None:
-            raise errors.UnimplementedError(None, op, f"Decoding {kind} images is not emulated (PNG only).")
-        raise errors.InvalidArgumentError(None, op, "Unknown image file format. One of JPEG, PNG, GIF, BMP "
-                                          "required.")
+def image_format(contents: bytes) -> str | None:
+    """The format TensorFlow's decode kernel sniffs from the first bytes (decode_image_op.cc
+    ClassifyFileFormat), None for an unknown one."""
+    if jpeg_markers.is_jpeg_start(contents):
+        return "JPEG"
+    if contents.startswith(png.PNG_SIGNATURE):
+        return "PNG"
+    if contents.startswith(b"GIF8"):
+        return "GIF"
+    if contents.startswith(b"BM"):
+        return "BMP"
+    if contents.startswith(b"RIFF") and len(contents) > 12 and contents[8:12] == b"WEBP":
+        return "WebP"
+    return None
+
+
+def check_contents(op, contents: np.ndarray) -> bytes:
+    """The scalar string input of a decode op, checked as TensorFlow's kernel checks it."""
+    if contents.ndim:
+        raise errors.InvalidArgumentError(None, op, f"`contents` must be scalar but got shape"
+                                          f"[{','.join(str(d) for d in contents.shape)}]")
+    value = contents.item()
+    if not value:
+        raise errors.InvalidArgumentError(None, op, "Input is empty.")
+    return value
+
+
+def decode_pixels(op, contents: bytes) -> np.ndarray:
+    """The uint8 pixels of PNG or JPEG bytes as the op's ``channels`` asks (JPEG with TF's default flags)."""
+    kind = image_format(contents)
+    if kind == "JPEG":
+        return decode_jpeg_pixels(op, contents, op._attrs.get("channels", 0))
+    if kind is None:
+        raise errors.InvalidArgumentError(None, op, _UNKNOWN_FORMAT)
+    if kind != "PNG":
+        raise errors.UnimplementedError(None, op, f"Decoding {kind} images is not emulated (PNG and JPEG only).")
     try:
         pixels = png.decode_png(contents)
     except (ValueError, Exception) as error:  # noqa: BLE001  (zlib and struct failures too)
@@ -57,14 +108,15 @@ def _decode(op, contents: bytes) -> np.ndarray:
 
 
 def _compute_decode(ctx, op, inputs):
-    contents = np.asarray(inputs[0], dtype=object)
     channels = op._attrs.get("channels", 0)
     if channels not in (0, 1, 3, 4):
         raise errors.InvalidArgumentError(None, op, f"`channels` must be 0, 1, 3 or 4 but got {channels}")
-    if contents.ndim:
-        raise errors.InvalidArgumentError(None, op, f"contents must be scalar, got shape {list(contents.shape)}")
-    pixels = _decode(op, contents.item())
+    contents = check_contents(op, np.asarray(inputs[0], dtype=object))
+    pixels = decode_pixels(op, contents)
     dtype = op._attrs.get("dtype", dtypes_lib.uint8)
+    if image_format(contents) == "JPEG" and dtype != dtypes_lib.uint8:  # TF scales JPEG's 8 bits itself
+        return (pixels.astype(np.uint16) * 256 if dtype == dtypes_lib.uint16
+                else pixels.astype(np.float32) * np.float32(1.0 / 255))
     if dtype == dtypes_lib.uint16:
         return pixels.astype(np.uint16) * 257  # 8 bits scaled to 16, as TF's decoder
     if dtype.is_floating:  # TF decodes 16 bits, then scales by a float32 1/65535
@@ -119,7 +171,7 @@ def decode_png(contents, channels: int = 0, dtype=dtypes_lib.uint8, name: str | 
 
 def decode_image(contents, channels=None, dtype=dtypes_lib.uint8, name: str | None = None,
                  expand_animations: bool = True) -> Tensor:
-    """The pixels of an image file's bytes (PNG here; JPEG, GIF and BMP are not emulated)."""
+    """The pixels of an image file's bytes (PNG and JPEG here; GIF, BMP and WebP are not emulated)."""
     dtype = dtypes_lib.as_dtype(dtype)
     if dtype not in (dtypes_lib.float32, dtypes_lib.uint8, dtypes_lib.uint16):
         raise errors.UnimplementedError(None, None, f"decode_image to {dtype.name} (TF converts through "

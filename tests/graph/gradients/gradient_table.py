@@ -170,6 +170,7 @@ UNREGISTERED_IN_TF = frozenset({
     "LookupTableImportV2",  # a table's initializer: no outputs
     "Fingerprint",  # TF's array_ops declares nothing for it
     "DecodePng", "DecodeImage", "EncodePng",  # image codecs: TF registers no gradient
+    "DecodeJpeg", "DecodeAndCropJpeg", "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality",
     "BroadcastArgs",  # tf.broadcast_dynamic_shape: integer shapes, no gradient registered in TF
     "HSVToRGB", "AdjustHue", "AdjustSaturation",  # TF's image_grad registers RGBToHSV's gradient only
     # box ops: TF declares only NonMaxSuppression(V1/V2) and DrawBoundingBoxes not differentiable

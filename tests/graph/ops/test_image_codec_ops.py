@@ -65,7 +65,8 @@ def test_tensorflow_decodes_our_pngs(tf_module, channels):
 
 
 def test_other_formats_and_bad_bytes_fail_clearly():
-    for contents, error in ((b"\xff\xd8\xff\xe0rest", ours_tf.errors.UnimplementedError),
+    for contents, error in ((b"GIF89a rest", ours_tf.errors.UnimplementedError),
+                            (b"\xff\xd8\xff\xe0rest", ours_tf.errors.InvalidArgumentError),  # a damaged JPEG
                             (b"not an image", ours_tf.errors.InvalidArgumentError),
                             (b"\x89PNG\r\n\x1a\n\0\0", ours_tf.errors.InvalidArgumentError)):
         with pytest.raises(error):
