@@ -1,10 +1,12 @@
-"""``tf.image.encode_png``, ``decode_png`` and ``decode_image`` (PNG only) over `graph.platform.png`, with TF's
-ops (EncodePng, DecodePng, DecodeImage) and channel conversions.
+"""``tf.image.encode_png``, ``decode_png`` and ``decode_image`` over `graph.platform.png`, with TF's ops (EncodePng,
+DecodePng, DecodeImage) and channel conversions; JPEG bytes these decoders meet go to `graph.platform.jpeg_decoder`
+(DecodeJpeg and its relatives are `graph.ops.image_jpeg_ops`).
 
-Decoding gives TF's pixels for 8-bit PNGs (grey, grey+alpha, RGB, RGBA), with ``channels`` (0, 1, 3 or 4)
-dropping alpha, adding it, or spreading grey to RGB; a colour image made grey (libpng's weighted conversion),
-16-bit or interlaced PNGs, and other formats (JPEG, GIF, BMP) are refused with UnimplementedError.  Encoding
-writes the bytes TensorFlow's libpng writes for 8-bit images (row filters, zlib stream and IDAT chunks).
+Decoding sniffs the format as TF's kernel does and gives TF's pixels for 8-bit PNGs (grey, grey+alpha, RGB, RGBA)
+and for JPEGs, with ``channels`` (0, 1, 3 or 4) dropping alpha, adding it, or spreading grey to RGB; a colour PNG
+made grey (libpng's weighted conversion), 16-bit or interlaced PNGs, and GIF, BMP and WebP are refused with
+UnimplementedError.  Encoding writes the bytes TensorFlow's libpng writes for 8-bit images (row filters, zlib
+stream and IDAT chunks).
 """
 
 from __future__ import annotations
