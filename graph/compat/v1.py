@@ -4,10 +4,11 @@ An adapter and nothing more: every name resolves to an object defined in a real 
 of ``graph`` (or, for ``tf.train``'s checkpoint functions, of ``saver``, imported lazily
 on first use so that ``graph`` keeps not depending on ``saver``).  Top-level names are
 looked up in the op modules' ``__all__``; sub-namespaces (``tf.nn``, ``tf.train``, ...)
-are tables in `graph.compat.v1_namespaces` (the top level's in `graph.compat.v1_names`).  A module's ``__all__`` may hold names TensorFlow does not have at
-that place (``VariableDef``, ``relu`` at the top level, helpers such as ``apply_device_stack``): the
-exclusion sets there keep them out, so ``dir(tf)`` lists only names real ``tensorflow.compat.v1`` has
-(tests/graph/test_compat_v1.py checks every one against TensorFlow).
+are tables in `graph.compat.v1_namespaces` (the top level's in `graph.compat.v1_names`).  A module's
+``__all__`` may hold names TensorFlow does not have at that place (``VariableDef``, ``relu`` at the top
+level, helpers such as ``apply_device_stack``): the exclusion sets there keep them out, so ``dir(tf)``
+lists only names real ``tensorflow.compat.v1`` has (tests/graph/compat/test_v1.py checks every one
+against TensorFlow).
 """
 
 # Imports are underscored and there is no ``from __future__ import annotations``: every global of this

@@ -34,7 +34,7 @@ NUMERIC_TYPES = frozenset(dtypes_lib.as_dtype(name) for name in (
     "qint8", "qint16", "qint32", "quint8", "quint16", "complex64", "complex128", "bfloat16"))
 
 
-def _message_prefix(message: str | None) -> str:
+def message_prefix(message: str | None) -> str:
     return f"{message}.  " if message else ""
 
 
@@ -56,7 +56,7 @@ def assert_type(tensor, tf_type, message: str | None = None, name: str | None = 
     with name_scope(name, "assert_type", [tensor]):
         tensor = convert_to_tensor(tensor, name="tensor")
         if tensor.dtype != tf_type:
-            raise TypeError(f"{_message_prefix(message)}{tensor.name} must be of type {tf_type!r}; got "
+            raise TypeError(f"{message_prefix(message)}{tensor.name} must be of type {tf_type!r}; got "
                             f"{tensor.dtype!r}")
         return no_op("statically_determined_correct_type")
 
@@ -83,7 +83,7 @@ def _assert_rank(x, rank, message, data, summarize, name, default_name: str, rel
     with name_scope(name, default_name, [x, rank] + list(data or [])):
         x = convert_to_tensor(x, name="x")
         rank = convert_to_tensor(rank, name="rank")
-        message = _message_prefix(message)
+        message = message_prefix(message)
         if data is None:
             data = [message, f"Tensor {x.name} must have rank{relation}", rank, "Received shape: ",
                     array_ops.shape(x)]
@@ -117,7 +117,7 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message: str | None = No
     with name_scope(name, "assert_rank_in", (x,) + tuple(ranks) + tuple(data or [])):
         x = convert_to_tensor(x, name="x")
         ranks = tuple(convert_to_tensor(rank, name="rank") for rank in ranks)
-        message = _message_prefix(message)
+        message = message_prefix(message)
         if data is None:
             data = [message, f"Tensor {x.name} must have rank in"] + list(ranks) + ["Received shape: ",
                                                                                     array_ops.shape(x)]
@@ -216,7 +216,7 @@ def assert_greater_equal(x, y, data=None, summarize=None, message: str | None = 
 
 def _compared_with_zero(x, data, summarize, message, name, default_name: str, symbol: str, check):
     """TF's assert_positive / assert_non_negative: ``check(0, x)`` with the message ``Condition x <symbol> 0``."""
-    message = _message_prefix(message)
+    message = message_prefix(message)
     with name_scope(name, default_name, [x, data]):
         x = convert_to_tensor(x, name="x")
         if data is None:
@@ -237,7 +237,7 @@ def assert_non_negative(x, data=None, summarize=None, message: str | None = None
 
 def assert_negative(x, data=None, summarize=None, message: str | None = None, name: str | None = None):
     """An Assert that every element of ``x`` is negative (TF's assert_less(x, 0) with its own message)."""
-    message = _message_prefix(message)
+    message = message_prefix(message)
     with name_scope(name, "assert_negative", [x, data]):
         x = convert_to_tensor(x, name="x")
         if data is None:
@@ -247,7 +247,7 @@ def assert_negative(x, data=None, summarize=None, message: str | None = None, na
 
 def assert_non_positive(x, data=None, summarize=None, message: str | None = None, name: str | None = None):
     """An Assert that every element of ``x`` is <= 0 (TF's assert_less_equal(x, 0) with its own message)."""
-    message = _message_prefix(message)
+    message = message_prefix(message)
     with name_scope(name, "assert_non_positive", [x, data]):
         x = convert_to_tensor(x, name="x")
         if data is None:  # TF's two message pieces run together (a missing comma in its source): kept
@@ -259,7 +259,7 @@ def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message: 
                 name: str | None = None):
     """An Assert that ``|x - y| < atol + rtol * |y|`` element-wise; both tolerances default to 10 machine epsilons
     of ``x``'s (real) dtype."""
-    message = _message_prefix(message)
+    message = message_prefix(message)
     with name_scope(name, "assert_near", [x, y, rtol, atol, data]):
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, name="y", dtype=x.dtype)
@@ -284,7 +284,7 @@ def assert_integer(x, message: str | None = None, name: str | None = None) -> Op
     with name_scope(name, "assert_integer", [x]):
         x = convert_to_tensor(x, name="x")
         if not x.dtype.is_integer:
-            raise TypeError(f'{_message_prefix(message)}Expected "x" to be integer type.  Found: {x.name} of dtype '
+            raise TypeError(f'{message_prefix(message)}Expected "x" to be integer type.  Found: {x.name} of dtype '
                             f"{x.dtype}")
         return no_op("statically_determined_was_integer")
 
@@ -298,7 +298,7 @@ def assert_scalar(tensor, name: str | None = None, message: str | None = None) -
     with name_scope(name, "assert_scalar", [tensor]) as scope:
         tensor = convert_to_tensor(tensor, name=scope)
         if tensor.shape.ndims != 0:
-            raise ValueError(f"{_message_prefix(message)}Expected scalar shape for {tensor.name}, saw shape: "
+            raise ValueError(f"{message_prefix(message)}Expected scalar shape for {tensor.name}, saw shape: "
                              f"{tensor.shape}.")
         return tensor
 

@@ -119,7 +119,7 @@ def assert_shapes(shapes, data=None, summarize=None, message: str | None = None,
     """
     if isinstance(shapes, dict):
         shapes = shapes.items()
-    message_prefix = check_ops._message_prefix(message)
+    message_prefix = check_ops.message_prefix(message)
     shapes = list(shapes)
     with name_scope(name, "assert_shapes", [x for x, _ in shapes if isinstance(x, Tensor)]):
         constraints = _constraints([(convert_to_tensor(x), s) for x, s in shapes if s is not None], message_prefix)

@@ -16,7 +16,7 @@ from graph.base import dtypes as dtypes_lib
 from graph.base import kernels
 from graph.base.shapes import TensorShape, as_shape
 from graph.ops.priority_queue_state import PriorityQueueState
-from graph.ops.queue_ops import QueueBase, _as_shape_list, _as_type_list, _create_queue
+from graph.ops.queue_ops import QueueBase, as_shape_list, as_type_list, create_queue
 from graph.ops.queue_state import next_resource_id
 
 __all__ = ["PriorityQueue"]
@@ -82,9 +82,9 @@ class PriorityQueue(QueueBase):
             TypeError: if ``shapes`` is None or not shapes (TF's messages).
             ValueError: if a shape is not fully defined, or shapes or names do not match the components.
         """
-        types = _as_type_list(types)
-        shapes = _as_shape_list(shapes)
+        types = as_type_list(types)
+        shapes = as_shape_list(shapes)
         if shapes is None:  # the generated op wrapper's check: the op's shapes attr has no default
             raise TypeError("Expected list for 'shapes' argument to 'priority_queue_v2' Op, not None.")
-        queue_ref = _create_queue("PriorityQueueV2", name, types, shapes, capacity, shared_name, {})
+        queue_ref = create_queue("PriorityQueueV2", name, types, shapes, capacity, shared_name, {})
         super().__init__([dtypes_lib.int64] + types, [TensorShape([])] + shapes, names, queue_ref)

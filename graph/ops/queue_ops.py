@@ -187,14 +187,14 @@ kernels.register("QueueIsClosedV2", infer=lambda op: [(dtypes_lib.bool, TensorSh
 
 
 # ----------------------------------------------------------------- builders
-def _as_type_list(dtypes) -> list:
+def as_type_list(dtypes) -> list:
     if not isinstance(dtypes, (list, tuple)):
         dtypes = [dtypes]
     return [dtypes_lib.as_dtype(d) for d in dtypes]
 
 
-def _as_shape_list(shapes, unknown_dim_allowed: bool = False) -> list | None:
-    """TF's _as_shape_list: None, one shape, or a list of shapes -> list of TensorShape (checked)."""
+def as_shape_list(shapes, unknown_dim_allowed: bool = False) -> list | None:
+    """TF's as_shape_list: None, one shape, or a list of shapes -> list of TensorShape (checked)."""
     if unknown_dim_allowed and (not isinstance(shapes, (list, tuple)) or not shapes
                                 or any(shape is None or isinstance(shape, int) for shape in shapes)):
         # Partial shapes are ambiguous unless given one per component ((None,) is one shape, not a list).
@@ -383,7 +383,7 @@ class QueueBase:
                                        name=name or f"{self._name}_Size").outputs[0]
 
 
-def _create_queue(op_type: str, name: str, dtypes, shapes, capacity: int, shared_name, extra: dict) -> Tensor:
+def create_queue(op_type: str, name: str, dtypes, shapes, capacity: int, shared_name, extra: dict) -> Tensor:
     graph = graph_lib.get_default_graph()
     attrs = {"component_types": dtypes, "shapes": list(shapes or []), "capacity": int(capacity),
              "container": "", "shared_name": shared_name or ""}
@@ -396,11 +396,11 @@ class FIFOQueue(QueueBase):
 
     def __init__(self, capacity: int, dtypes, shapes=None, names=None, shared_name: str | None = None,
                  name: str = "fifo_queue"):
-        dtypes = _as_type_list(dtypes)
-        shapes = _as_shape_list(shapes)
+        dtypes = as_type_list(dtypes)
+        shapes = as_shape_list(shapes)
         names = _as_name_list(names, dtypes)
         super().__init__(dtypes, shapes, names,
-                         _create_queue("FIFOQueueV2", name, dtypes, shapes, capacity, shared_name, {}))
+                         create_queue("FIFOQueueV2", name, dtypes, shapes, capacity, shared_name, {}))
 
 
 class PaddingFIFOQueue(QueueBase):
@@ -408,14 +408,14 @@ class PaddingFIFOQueue(QueueBase):
 
     def __init__(self, capacity: int, dtypes, shapes, names=None, shared_name: str | None = None,
                  name: str = "padding_fifo_queue"):
-        dtypes = _as_type_list(dtypes)
-        shapes = _as_shape_list(shapes, unknown_dim_allowed=True)
+        dtypes = as_type_list(dtypes)
+        shapes = as_shape_list(shapes, unknown_dim_allowed=True)
         names = _as_name_list(names, dtypes)
         if len(shapes) != len(dtypes):
             raise ValueError(f"Shapes must be provided for all components, but received {len(dtypes)} dtypes and "
                              f"{len(shapes)} shapes.")
         super().__init__(dtypes, shapes, names,
-                         _create_queue("PaddingFIFOQueueV2", name, dtypes, shapes, capacity, shared_name, {}))
+                         create_queue("PaddingFIFOQueueV2", name, dtypes, shapes, capacity, shared_name, {}))
 
 
 class RandomShuffleQueue(QueueBase):
@@ -423,8 +423,8 @@ class RandomShuffleQueue(QueueBase):
 
     def __init__(self, capacity: int, min_after_dequeue: int, dtypes, shapes=None, names=None, seed=None,
                  shared_name: str | None = None, name: str = "random_shuffle_queue"):
-        dtypes = _as_type_list(dtypes)
-        shapes = _as_shape_list(shapes)
+        dtypes = as_type_list(dtypes)
+        shapes = as_shape_list(shapes)
         names = _as_name_list(names, dtypes)
         seed1, seed2 = random_seed.get_seed(seed)
         if seed1 is None and seed2 is None:
@@ -432,6 +432,6 @@ class RandomShuffleQueue(QueueBase):
         elif seed is None and shared_name is not None:
             # TF: with a graph seed, no op seed and a shared name, seed2 depends only on those two.
             seed2 = int(hashlib.md5((str(seed1) + shared_name).encode("utf-8")).hexdigest()[:8], 16) & 0x7FFFFFFF
-        super().__init__(dtypes, shapes, names, _create_queue(
+        super().__init__(dtypes, shapes, names, create_queue(
             "RandomShuffleQueueV2", name, dtypes, shapes, capacity, shared_name,
             {"min_after_dequeue": int(min_after_dequeue), "seed": int(seed1), "seed2": int(seed2)}))

@@ -109,8 +109,9 @@ def _owns_buffer(value: np.ndarray) -> bool:
     return view.flags.owndata
 
 
-# use_locking=True makes a write into a variable exclusive, as TF's per-variable mutex does: numpy drops the GIL
-# inside a large in-place add or copy, so concurrent unlocked updates may lose increments (TF's may too).
+# use_locking=True makes a write into a variable exclusive, as TF's per-variable mutex does (one lock for the
+# process here: stricter than TF, never looser): numpy drops the GIL inside a large in-place add or copy, so
+# concurrent unlocked updates may lose increments (TF's may too).
 _UPDATE_LOCK = threading.Lock()
 
 

@@ -3,8 +3,8 @@
 ``main(argv)`` is TF's: with ``--benchmark_filter=REGEX`` it runs the benchmarks, otherwise absl's ``app.run``
 parses the flags (``tf.flags`` ones included) and absl's test runner runs the ``__main__`` module's tests, then
 exits with their status; unittest's arguments (test names, ``-k`` patterns) pass through.  ``get_temp_dir()`` is
-one directory per process: under ``$TEST_TMPDIR`` when set, else in the system's temp dir named after the
-script, removed when the process exits.
+one directory per process, named with ``$TEST_TMPDIR`` as its prefix when set (as TF's ``mkdtemp``), else in the
+system's temp dir named after the script, removed when the process exits.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def _path_text(ckpt_dir_or_file) -> str:
     return compat.as_text(ckpt_dir_or_file)
 
 
-def _get_checkpoint_filename(ckpt_dir_or_file) -> str | None:
+def checkpoint_filename(ckpt_dir_or_file) -> str | None:
     """The checkpoint prefix: the latest checkpoint of a directory, else the path itself."""
     ckpt_dir_or_file = _path_text(ckpt_dir_or_file)
     if file_io.isdir(ckpt_dir_or_file):  # TF's gfile.IsDirectory: a local directory or one at an fsspec URL
@@ -152,7 +152,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map) -> None:
             mismatch, or a scope mapped to a non-scope (TensorFlow's messages).
         NotFoundError: if the checkpoint does not exist.
     """
-    ckpt_file = _get_checkpoint_filename(ckpt_dir_or_file)
+    ckpt_file = checkpoint_filename(ckpt_dir_or_file)
     with load_checkpoint(_path_text(ckpt_dir_or_file)) as reader:
         variable_map = reader.get_variable_to_shape_map()
     if isinstance(assignment_map, abc.Mapping):

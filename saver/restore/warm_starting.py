@@ -32,7 +32,7 @@ from graph.ops import state_ops
 from graph.variables.partitioning import PartitionedVariable
 from graph.variables.variables import Variable
 from saver.graph_ops import saveable
-from saver.restore.checkpoint_initializer import _get_checkpoint_filename, init_from_checkpoint
+from saver.restore.checkpoint_initializer import checkpoint_filename, init_from_checkpoint
 from saver.restore.remapped_initializer import load_and_remap_matrix_initializer
 from saver.storage.object_graph import object_graph_from_checkpoint
 
@@ -152,7 +152,7 @@ def _warm_start_var_with_vocab(var, current_vocab_path, current_vocab_size, prev
         else:
             raise ValueError("The only supported values for the axis argument are 0 and 1.  Provided axis: {}"
                              .format(axis))
-        init = load_and_remap_matrix_initializer(ckpt_path=_get_checkpoint_filename(prev_ckpt),
+        init = load_and_remap_matrix_initializer(ckpt_path=checkpoint_filename(prev_ckpt),
                                                  old_tensor_name=prev_tensor_name, initializer=initializer,
                                                  **vocab_args)
         new_init_val = graph_lib.convert_to_tensor(init(shape=v_shape, partition_info=partition_info))
@@ -196,7 +196,7 @@ def _get_object_checkpoint_renames(path, variable_names) -> dict:
     Raises:
         ValueError: if the object-based checkpoint lacks some of the variables.
     """
-    fname = _get_checkpoint_filename(path)
+    fname = checkpoint_filename(path)
     if fname is None:  # a directory without checkpoints: TF's checkpoint reader refuses the missing path
         raise TypeError("Expected binary or unicode string, got None")
     try:
