@@ -165,10 +165,13 @@ class ObjectStoreFileSystem(CountingFileSystem):
         file = super()._open(path, mode, **kwargs)
         if "w" in mode:
             close = file.close
+            # The list of the test that opened the file: a file an earlier test left open (a failed write's, held by
+            # its traceback) closes whenever the garbage collector gets to it, and must not land in a later log.
+            events = ObjectStoreFileSystem.events
 
             def completed():
                 if not file.closed:
-                    ObjectStoreFileSystem.events.append(("upload", path.rsplit("/", 1)[1]))
+                    events.append(("upload", path.rsplit("/", 1)[1]))
                 close()
             file.close = completed
         return file
@@ -205,7 +208,7 @@ def test_object_store_overwrite_order_never_tears(monkeypatch):
     monkeypatch.setattr(bundle_files, "OBJECT_STORES", bundle_files.OBJECT_STORES | {"objmem"})
     url = f"objmem://overwrite-{secrets.token_hex(4)}/m"
     write_checkpoint(url, {"w": np.zeros(4, np.float32)})
-    ObjectStoreFileSystem.events.clear()
+    ObjectStoreFileSystem.events = []  # a new log: see _open
     write_checkpoint(url, {"w": np.ones(4, np.float32)})
     # the old index goes before the new data becomes visible; the new index is put after it
     assert ObjectStoreFileSystem.events == [("rm", "m.index"), ("upload", "m.data-00000-of-00001"),
@@ -242,7 +245,7 @@ def test_saver_save_streams_to_the_store_state_file_last(monkeypatch):
         saver = tf.train.Saver()
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
-            ObjectStoreFileSystem.events.clear()
+            ObjectStoreFileSystem.events = []  # a new log: see _open
             with monkeypatch.context() as patch:
                 patch.setattr(remote.tempfile, "mkdtemp", no_staging)
                 path = saver.save(sess, directory + "/model.ckpt", global_step=7)
@@ -457,7 +460,7 @@ def test_sharded_save_streams_each_shard_to_the_store(tf1, tmp_path, monkeypatch
     local = _sharded_save(ours, str(local_dir / "m"), write_version)
     watched = _no_local_files(monkeypatch, tmp_path)
     directory = f"{protocol}://sharded-{secrets.token_hex(4)}"
-    ObjectStoreFileSystem.events.clear()
+    ObjectStoreFileSystem.events = []  # a new log: see _open
     url = _sharded_save(ours, directory + "/m", write_version)
     assert not list(watched.iterdir())  # no local temporary file, no staging directory
     assert url == directory + "/" + os.path.basename(local)  # m-3, or V1's pattern m-3-?????-of-00003
@@ -539,7 +542,7 @@ def test_merge_in_the_store_matches_a_local_merge(tmp_path, monkeypatch, protoco
 
     def merged(root):
         write_checkpoint(root + "/m", {"old": np.zeros(2)})  # an older checkpoint of the same prefix
-        ObjectStoreFileSystem.events.clear()
+        ObjectStoreFileSystem.events = []  # a new log: see _open
         prefixes = [write_checkpoint(f"{root}/m_temp/part-{k:05d}-of-00002", shard) for k, shard in enumerate(shards)]
         merge_bundles(prefixes, f"{root}/m")
     merged(str(tmp_path))
