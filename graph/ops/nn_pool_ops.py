@@ -21,23 +21,22 @@ from graph.platform.deprecation import deprecated_argument_lookup
 __all__ = ["with_space_to_batch", "pool"]  # with_space_to_batch: tf.nn's name for it
 
 
+def _positive_sequence(name: str, values, num_spatial_dims: int) -> np.ndarray:
+    """``values`` (all ones when None) as int32, one per spatial dimension, each at least 1 (TF's checks)."""
+    if values is None:
+        values = [1] * num_spatial_dims
+    elif len(values) != num_spatial_dims:
+        raise ValueError(f"`len({name})` should be {num_spatial_dims}. Received: {name}={values} of length "
+                         f"{len(values)}")
+    values = np.array(values, dtype=np.int32)
+    if np.any(values < 1):
+        raise ValueError(f"all values of `{name}` must be positive. Received: {name}={values}")
+    return values
+
+
 def _strides_and_dilation_rate(num_spatial_dims: int, strides, dilation_rate):
-    if dilation_rate is None:
-        dilation_rate = [1] * num_spatial_dims
-    elif len(dilation_rate) != num_spatial_dims:
-        raise ValueError(f"`len(dilation_rate)` should be {num_spatial_dims}. Received: dilation_rate={dilation_rate} "
-                         f"of length {len(dilation_rate)}")
-    dilation_rate = np.array(dilation_rate, dtype=np.int32)
-    if np.any(dilation_rate < 1):
-        raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={dilation_rate}")
-    if strides is None:
-        strides = [1] * num_spatial_dims
-    elif len(strides) != num_spatial_dims:
-        raise ValueError(f"`len(strides)` should be {num_spatial_dims}. Received: strides={strides} of length "
-                         f"{len(strides)}")
-    strides = np.array(strides, dtype=np.int32)
-    if np.any(strides < 1):
-        raise ValueError(f"all values of `strides` must be positive. Received: strides={strides}")
+    dilation_rate = _positive_sequence("dilation_rate", dilation_rate, num_spatial_dims)
+    strides = _positive_sequence("strides", strides, num_spatial_dims)
     if np.any(strides > 1) and np.any(dilation_rate > 1):
         raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={strides} and dilation_rate={dilation_rate}")

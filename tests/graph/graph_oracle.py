@@ -214,6 +214,15 @@ def failure_text(tf, build) -> str:
     return "ran"
 
 
+def assert_fails_as_tensorflow(tf1, build) -> None:
+    """``build`` fails in ours as in TF: the same error class, and our message inside TF's (TF's run-time messages
+    add where the node was built)."""
+    theirs = failure_text(tf1, build)
+    assert theirs != "ran"
+    assert failure_kind(compat_v1, build) == failure_kind(tf1, build)
+    assert failure_text(compat_v1, build) in theirs
+
+
 def fetch_named_result(tf1, build) -> tuple:
     """``build(tf)``'s multi-output result in both frameworks (graphs compared op by op), checked to be a namedtuple
     of TF's type name and fields, as built and as ``Session.run`` returns it; returns (ours, TF's) fetched values."""
