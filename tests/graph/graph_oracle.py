@@ -233,6 +233,15 @@ def fetch_named_result(tf1, build) -> tuple:
     return fetched
 
 
+def run_both_fed(tf1, ours, our_outputs, theirs, their_outputs, feeds: dict) -> tuple:
+    """(ours, TF's) values of the two graphs' outputs, each fed ``feeds`` ({tensor name: value})."""
+    with tf1.Session(graph=theirs) as sess:
+        expected = sess.run(their_outputs, {theirs.get_tensor_by_name(name): v for name, v in feeds.items()})
+    with compat_v1.Session(graph=ours) as sess:
+        found = sess.run(our_outputs, {ours.get_tensor_by_name(name): v for name, v in feeds.items()})
+    return found, expected
+
+
 def run_in(tf, graph, fetches):
     """``fetches`` computed in a new Session of ``tf`` on ``graph``."""
     with tf.Session(graph=graph) as sess:

@@ -6,7 +6,7 @@ import pytest
 
 import graph.compat.v1 as ours_tf
 from graph.ops.image_combined_nms_ops import _introsort
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, fetch_named_result
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, fetch_named_result, run_both_fed
 
 RNG = np.random.RandomState(11)
 BOXES = (RNG.rand(2, 30, 1, 4) * 1.4 - 0.2).astype(np.float32)  # some outside [0, 1]: clip_boxes matters
@@ -35,10 +35,7 @@ def _build(tf):
 def test_graphs_and_outputs_match_tensorflow_bit_for_bit(tf1):
     (ours, our_outputs), (theirs, their_outputs) = assert_same_graph_v1(tf1, _build)
     feeds = {"boxes:0": BOXES, "per_class:0": 6}
-    with tf1.Session(graph=theirs) as sess:
-        expected = sess.run(their_outputs, {theirs.get_tensor_by_name(k): v for k, v in feeds.items()})
-    with ours_tf.Session(graph=ours) as sess:
-        found = sess.run(our_outputs, {ours.get_tensor_by_name(k): v for k, v in feeds.items()})
+    found, expected = run_both_fed(tf1, ours, our_outputs, theirs, their_outputs, feeds)
     for index, (mine, real) in enumerate(zip(found, expected)):
         assert mine.dtype == real.dtype and mine.shape == real.shape, index
         np.testing.assert_array_equal(mine, real, err_msg=f"output {index}")

@@ -6,7 +6,7 @@ import pytest
 
 import graph.compat.v1 as ours_tf
 from graph import errors
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, run_both_fed
 
 IMAGES = np.random.RandomState(6).rand(3, 9, 11, 2).astype(np.float32)
 # windows inside their images, up to touching the right and bottom edges (TF's noise is overwritten there)
@@ -31,10 +31,7 @@ def _build(tf):
 def test_graphs_and_glimpses_inside_images_match_tensorflow(tf1):
     (ours, our_outputs), (theirs, their_outputs) = assert_same_graph_v1(tf1, _build)
     feeds = {"x:0": IMAGES, "size:0": [2, 2]}
-    with tf1.Session(graph=theirs) as sess:
-        expected = sess.run(their_outputs, {theirs.get_tensor_by_name(k): v for k, v in feeds.items()})
-    with ours_tf.Session(graph=ours) as sess:
-        found = sess.run(our_outputs, {ours.get_tensor_by_name(k): v for k, v in feeds.items()})
+    found, expected = run_both_fed(tf1, ours, our_outputs, theirs, their_outputs, feeds)
     for index, (mine, real) in enumerate(zip(found, expected)):
         assert mine.dtype == real.dtype and mine.shape == real.shape, index
         np.testing.assert_array_equal(mine, real, err_msg=f"output {index}")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours_tf
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, run_both_fed
 
 IMAGE = np.random.RandomState(1).randint(0, 256, (32, 32, 3)).astype(np.float32)
 
@@ -110,10 +110,7 @@ def _rotations_gamma_and_tensor_bounds(tf):
 def test_rot90_gamma_and_tensor_bounds_match_tensorflow(tf1, k):
     (ours, our_outputs), (theirs, their_outputs) = assert_same_graph_v1(tf1, _rotations_gamma_and_tensor_bounds)
     feeds = {"x:0": ROTATED, "k:0": k, "unknown:0": ROTATED, "gamma:0": 0.7, "size:0": 3}
-    with tf1.Session(graph=theirs) as sess:
-        expected = sess.run(their_outputs, {theirs.get_tensor_by_name(n): v for n, v in feeds.items()})
-    with ours_tf.Session(graph=ours) as sess:
-        found = sess.run(our_outputs, {ours.get_tensor_by_name(n): v for n, v in feeds.items()})
+    found, expected = run_both_fed(tf1, ours, our_outputs, theirs, their_outputs, feeds)
     for index, (mine, real) in enumerate(zip(found, expected)):
         assert mine.dtype == real.dtype and mine.shape == real.shape, index
         np.testing.assert_allclose(mine, real, rtol=1e-6, atol=1e-6, err_msg=f"output {index}")

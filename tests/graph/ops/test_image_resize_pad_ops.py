@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import graph.compat.v1 as ours_tf
-from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text
+from tests.graph.graph_oracle import assert_same_graph_v1, failure_kind, failure_text, run_both_fed
 
 RNG = np.random.RandomState(5)
 IMAGE = RNG.rand(4, 7, 3).astype(np.float32)
@@ -28,10 +28,7 @@ def _build(tf):
 def test_graphs_values_and_gradients_match_tensorflow(tf1):
     (ours, our_outputs), (theirs, their_outputs) = assert_same_graph_v1(tf1, _build)
     feeds = {"x:0": IMAGE, "batch:0": BATCH, "target:0": 10}
-    with tf1.Session(graph=theirs) as sess:
-        expected = sess.run(their_outputs, {theirs.get_tensor_by_name(k): v for k, v in feeds.items()})
-    with ours_tf.Session(graph=ours) as sess:
-        found = sess.run(our_outputs, {ours.get_tensor_by_name(k): v for k, v in feeds.items()})
+    found, expected = run_both_fed(tf1, ours, our_outputs, theirs, their_outputs, feeds)
     for index, (mine, real) in enumerate(zip(found, expected)):
         assert mine.dtype == real.dtype and mine.shape == real.shape, index
         np.testing.assert_allclose(mine, real, rtol=1e-6, atol=1e-6, err_msg=f"output {index}")
