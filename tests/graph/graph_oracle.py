@@ -223,6 +223,21 @@ def assert_fails_as_tensorflow(tf1, build) -> None:
     assert failure_text(compat_v1, build) in theirs
 
 
+def build_error_messages(tf1, ours_builder, their_builder, args: tuple) -> tuple[str, str]:
+    """The ValueError messages of ``ours_builder(*args)`` and ``their_builder(*args)``, each built in a fresh graph of
+    its framework (an op builder and TF's generated wrapper for it)."""
+    messages = []
+    for make, graph in ((ours_builder, graph_lib.Graph), (their_builder, tf1.Graph)):
+        with graph().as_default():
+            try:
+                make(*args)
+            except ValueError as error:
+                messages.append(str(error))
+            else:
+                raise AssertionError(f"{make.__name__}{args} built without a ValueError")
+    return messages[0], messages[1]
+
+
 def fetch_named_result(tf1, build) -> tuple:
     """``build(tf)``'s multi-output result in both frameworks (graphs compared op by op), checked to be a namedtuple
     of TF's type name and fields, as built and as ``Session.run`` returns it; returns (ours, TF's) fetched values."""

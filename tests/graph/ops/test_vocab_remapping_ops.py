@@ -8,7 +8,7 @@ import pytest
 import graph.compat.v1 as ours_tf
 from graph.core import graph as graph_lib
 from graph.ops.vocab_remapping_ops import generate_vocab_remapping
-from tests.graph.graph_oracle import describe_ours, describe_tf, import_and_run, raw_graph
+from tests.graph.graph_oracle import build_error_messages, describe_ours, describe_tf, import_and_run, raw_graph
 
 VOCABS = {
     "old": b"apple\nbanana\ncherry\ndate\nelder\n",
@@ -110,10 +110,5 @@ def test_build_errors_match_tensorflow(tf1, case):
     from tensorflow.python.ops import gen_checkpoint_ops
     args = {"vector filename": (["a", "b"], "c", 0, 1, -1), "negative offset": ("a", "c", -1, 1, -1),
             "negative count": ("a", "c", 0, -2, -1), "old size below -1": ("a", "c", 0, 1, -2)}[case]
-    messages = []
-    for make in (generate_vocab_remapping, gen_checkpoint_ops.generate_vocab_remapping):
-        with (graph_lib.Graph() if make is generate_vocab_remapping else tf1.Graph()).as_default():
-            with pytest.raises(ValueError) as raised:
-                make(*args)
-        messages.append(str(raised.value))
-    assert messages[0] == messages[1]
+    mine, theirs = build_error_messages(tf1, generate_vocab_remapping, gen_checkpoint_ops.generate_vocab_remapping, args)
+    assert mine == theirs

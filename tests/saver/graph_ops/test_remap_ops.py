@@ -13,7 +13,7 @@ import graph.compat.v1 as ours_tf
 from graph.core import graph as graph_lib
 from saver.format.bundle import Slice, write_checkpoint
 from saver.graph_ops.remap_ops import load_and_remap_matrix
-from tests.graph.graph_oracle import describe_ours, describe_tf, import_and_run, raw_graph
+from tests.graph.graph_oracle import build_error_messages, describe_ours, describe_tf, import_and_run, raw_graph
 
 M = np.arange(12, dtype=np.float32).reshape(6, 2)
 P = np.arange(21, dtype=np.float32).reshape(7, 3) * 10
@@ -120,13 +120,8 @@ def test_build_errors_match_tensorflow(tf1, case):
     from tensorflow.python.ops import gen_checkpoint_ops
     args = {"name vector": ("c", ["m"], [0], [], [], 1, 2), "no columns": ("c", "m", [0], [], [], 1, 0),
             "negative rows": ("c", "m", [0], [], [], -1, 2)}[case]
-    messages = []
-    for make in (load_and_remap_matrix, gen_checkpoint_ops.load_and_remap_matrix):
-        with (graph_lib.Graph() if make is load_and_remap_matrix else tf1.Graph()).as_default():
-            with pytest.raises(ValueError) as raised:
-                make(*args)
-        messages.append(str(raised.value))
-    assert messages[0] == messages[1]
+    mine, theirs = build_error_messages(tf1, load_and_remap_matrix, gen_checkpoint_ops.load_and_remap_matrix, args)
+    assert mine == theirs
 
 
 @pytest.mark.tf
